@@ -1,0 +1,125 @@
+//! The const-generic permutation: width, round numbers and S-box degree are types, the state is
+//! `[F; T]` on the stack, constants live in fixed-size arrays, and nothing allocates.
+
+use crate::Error;
+use crate::field::Field;
+use crate::params::check_shape;
+use crate::permutation::{RoundConstants, permute};
+
+/// A Poseidon2 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
+/// `x^D`, built once and reused.
+///
+/// Shape rules are checked at compile time when a value is constructed: `T` is 2, 3 or a
+/// multiple of 4 up to [`crate::MAX_WIDTH`], `RF` is even, `D` is 3, 5, 7 or 11.
+/// Construction, permutation and compression never allocate.
+///
+/// ```
+/// # #[cfg(feature = "bn254")] {
+/// use fast_poseidon2::instances::bn254;
+/// let perm = bn254::ct::t3();
+/// let out = perm.permutation(&[0u64.into(), 1u64.into(), 2u64.into()]);
+/// assert_eq!(out.len(), 3);
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Poseidon2Ct<F, const T: usize, const RF: usize, const RP: usize, const D: u64> {
+    /// `RF` rounds of `T` constants: first the `RF / 2` initial rounds, then the `RF / 2` final.
+    external: [[F; T]; RF],
+    /// One constant per partial round.
+    internal: [F; RP],
+    /// `mu_i - 1` for the internal matrix.
+    diag_m1: [F; T],
+}
+
+impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    Poseidon2Ct<F, T, RF, RP, D>
+{
+    /// Compile-time shape check, evaluated once per instantiation.
+    const SHAPE: () = assert!(
+        check_shape(T, D, RF, RP).is_ok(),
+        "Poseidon2Ct shape: T must be 2, 3 or 4k <= MAX_WIDTH, RF even, RP and RF <= 1023, D in (3, 5, 7, 11)"
+    );
+
+    /// Builds the permutation from its constants (layout as in [`crate::Poseidon2Params`]:
+    /// `external` holds the initial `RF / 2` rounds then the final `RF / 2`).
+    ///
+    /// For `T` = 2 or 3, `diag_m1` is ignored by the permutation, which hard-codes the fixed
+    /// internal matrices; pass `(1, 2)` / `(1, 1, 2)` so that [`Self::internal_diagonal_minus_one`]
+    /// reports it.
+    pub const fn from_constants(
+        external: [[F; T]; RF],
+        internal: [F; RP],
+        diag_m1: [F; T],
+    ) -> Self {
+        let () = Self::SHAPE;
+        Poseidon2Ct {
+            external,
+            internal,
+            diag_m1,
+        }
+    }
+
+    /// Builds the permutation from runtime parameters whose shape must equal `(T, RF, RP, D)`.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] if the width, round numbers or S-box degree differ.
+    #[cfg(feature = "alloc")]
+    pub fn from_params(params: &crate::Poseidon2Params<F>) -> Result<Self, Error> {
+        if (
+            params.width(),
+            params.rounds_f(),
+            params.rounds_p(),
+            params.sbox_degree(),
+        ) != (T, RF, RP, D)
+        {
+            return Err(Error::ShapeMismatch);
+        }
+        let ext = params.external_round_constants();
+        let external = core::array::from_fn(|r| core::array::from_fn(|i| ext[r * T + i]));
+        let internal = core::array::from_fn(|r| params.internal_round_constants()[r]);
+        let diag_m1 = core::array::from_fn(|i| params.internal_diagonal_minus_one()[i]);
+        Ok(Self::from_constants(external, internal, diag_m1))
+    }
+
+    /// The runtime-width parameters of this permutation.
+    #[cfg(feature = "alloc")]
+    pub fn to_params(&self) -> crate::Poseidon2Params<F> {
+        crate::Poseidon2Params {
+            width: T,
+            sbox_degree: D,
+            rounds_f: RF,
+            rounds_p: RP,
+            external_round_constants: self.external.as_flattened().to_vec(),
+            internal_round_constants: self.internal.to_vec(),
+            internal_diagonal_minus_one: self.diag_m1.to_vec(),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn constants(&self) -> RoundConstants<'_, F> {
+        RoundConstants {
+            external: self.external.as_flattened(),
+            internal: &self.internal,
+            diag_m1: &self.diag_m1,
+        }
+    }
+
+    /// Permutes `state` in place.
+    #[inline]
+    pub fn permute_mut(&self, state: &mut [F; T]) {
+        permute::<F, D>(state, self.constants());
+    }
+
+    /// Returns the permutation of `input`; `input` is left untouched.
+    #[inline]
+    pub fn permutation(&self, input: &[F; T]) -> [F; T] {
+        let mut state = *input;
+        self.permute_mut(&mut state);
+        state
+    }
+
+    /// `mu_i - 1` for the `T` internal diagonal entries.
+    pub fn internal_diagonal_minus_one(&self) -> &[F; T] {
+        &self.diag_m1
+    }
+}

@@ -1,0 +1,233 @@
+//! The crate's one error type.
+
+use core::fmt;
+
+/// Every way a call into this crate can fail.
+///
+/// Each variant carries the numbers that explain it, and [`Error::code`] gives a stable number
+/// that never changes meaning across releases (a chain's syscall can return it as-is). New
+/// variants may be added, hence `#[non_exhaustive]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Error {
+    /// A permutation state had `got` elements where the instance's width `t` is `expected`.
+    InvalidStateLength {
+        /// Number of elements supplied.
+        got: usize,
+        /// The permutation's width `t`.
+        expected: usize,
+    },
+    /// The width `t` is not supported: Poseidon2 is defined here for t = 2, 3 and multiples of 4
+    /// up to [`crate::MAX_WIDTH`] (paper section 5.1; the reference accepts the same shapes).
+    UnsupportedWidth {
+        /// The rejected width.
+        t: usize,
+    },
+    /// The S-box degree `d` is not one of 3, 5, 7, 11 (the degrees with a fixed multiplication
+    /// chain here; the reference supports 3, 5, 7).
+    UnsupportedSboxDegree {
+        /// The rejected degree.
+        d: u64,
+    },
+    /// `gcd(d, p - 1) != 1`, so `x^d` is not a permutation of the field (paper section 2.1).
+    SboxNotPermutation {
+        /// The rejected degree.
+        d: u64,
+    },
+    /// The number of full rounds `R_F` is odd; it must split evenly around the partial rounds.
+    OddFullRounds {
+        /// The rejected `R_F`.
+        rounds_f: usize,
+    },
+    /// `R_F` or `R_P` does not fit the Grain LFSR's 10-bit fields (at most 1023 each).
+    RoundsOutOfRange {
+        /// The requested `R_F`.
+        rounds_f: usize,
+        /// The requested `R_P`.
+        rounds_p: usize,
+    },
+    /// A constant table handed to a constructor had the wrong number of entries.
+    InvalidConstantsLength {
+        /// Entries supplied.
+        got: usize,
+        /// Entries the shape `(t, R_F, R_P)` needs.
+        expected: usize,
+    },
+    /// Parameters do not match the compile-time shape `(T, RF, RP, D)` of a `Poseidon2Ct`.
+    ShapeMismatch,
+    /// The internal matrix `M_I = J - I + diag(mu)` failed the security check (singular, or the
+    /// minimal polynomial of some power `M_I^k`, `k = 1..=2t`, is not irreducible of degree `t`).
+    InsecureInternalMatrix,
+    /// A mode was called with the wrong number of field elements (e.g. `compress` takes `t - 1`).
+    InvalidNumberOfInputs {
+        /// Elements supplied.
+        got: usize,
+        /// Elements required.
+        expected: usize,
+    },
+    /// No input at all was given to a hash.
+    EmptyInput,
+    /// The sponge rate is 0 or leaves no capacity (`rate >= t`).
+    InvalidRate {
+        /// The rejected rate.
+        rate: usize,
+        /// The permutation's width `t`.
+        width: usize,
+    },
+    /// Zero output elements were requested.
+    ZeroOutputs,
+    /// Byte input number `index` is `len` bytes long; the field's canonical encoding is
+    /// `expected` bytes. Short inputs are never padded, long ones never truncated.
+    InvalidInputLength {
+        /// Position of the offending slice in the input list.
+        index: usize,
+        /// Its length in bytes.
+        len: usize,
+        /// The field's canonical byte length.
+        expected: usize,
+    },
+    /// Byte input number `index` encodes an integer `>= p`; it is never reduced.
+    InputLargerThanModulus {
+        /// Position of the offending slice in the input list.
+        index: usize,
+    },
+    /// More inputs than a byte-API call accepts.
+    TooManyInputs {
+        /// Inputs supplied.
+        got: usize,
+        /// The documented maximum.
+        max: usize,
+    },
+    /// A streaming sponge was fed more elements than the length it declared up front.
+    AbsorbOverflow {
+        /// The declared input length.
+        declared: usize,
+    },
+    /// A streaming sponge was squeezed before it had absorbed the declared number of elements.
+    IncompleteAbsorb {
+        /// Elements absorbed so far.
+        absorbed: usize,
+        /// The declared input length.
+        declared: usize,
+    },
+    /// A flat batch buffer's length is not a multiple of the width `t`.
+    InvalidBatchLength {
+        /// The buffer's length.
+        len: usize,
+        /// The permutation's width `t`.
+        width: usize,
+    },
+}
+
+impl Error {
+    /// A stable numeric code for the variant, for FFI and syscall boundaries.
+    ///
+    /// Codes are never reused or renumbered; new variants take new numbers.
+    pub const fn code(&self) -> u32 {
+        match self {
+            Error::InvalidStateLength { .. } => 1,
+            Error::UnsupportedWidth { .. } => 2,
+            Error::UnsupportedSboxDegree { .. } => 3,
+            Error::SboxNotPermutation { .. } => 4,
+            Error::OddFullRounds { .. } => 5,
+            Error::RoundsOutOfRange { .. } => 6,
+            Error::InvalidConstantsLength { .. } => 7,
+            Error::ShapeMismatch => 8,
+            Error::InsecureInternalMatrix => 9,
+            Error::InvalidNumberOfInputs { .. } => 10,
+            Error::EmptyInput => 11,
+            Error::InvalidRate { .. } => 12,
+            Error::ZeroOutputs => 13,
+            Error::InvalidInputLength { .. } => 14,
+            Error::InputLargerThanModulus { .. } => 15,
+            Error::TooManyInputs { .. } => 16,
+            Error::AbsorbOverflow { .. } => 17,
+            Error::IncompleteAbsorb { .. } => 18,
+            Error::InvalidBatchLength { .. } => 19,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::InvalidStateLength { got, expected } => {
+                write!(
+                    f,
+                    "state has {got} elements, the permutation's width is {expected}"
+                )
+            }
+            Error::UnsupportedWidth { t } => write!(
+                f,
+                "width t = {t} is not supported (t = 2, 3 or a multiple of 4 up to {})",
+                crate::MAX_WIDTH
+            ),
+            Error::UnsupportedSboxDegree { d } => {
+                write!(f, "S-box degree d = {d} is not supported (3, 5, 7 or 11)")
+            }
+            Error::SboxNotPermutation { d } => {
+                write!(f, "x^{d} is not a permutation: gcd({d}, p - 1) != 1")
+            }
+            Error::OddFullRounds { rounds_f } => {
+                write!(f, "R_F = {rounds_f} full rounds is odd; it must be even")
+            }
+            Error::RoundsOutOfRange { rounds_f, rounds_p } => write!(
+                f,
+                "R_F = {rounds_f}, R_P = {rounds_p}: each must be at most 1023 (Grain 10-bit fields)"
+            ),
+            Error::InvalidConstantsLength { got, expected } => {
+                write!(
+                    f,
+                    "constant table has {got} entries, the shape needs {expected}"
+                )
+            }
+            Error::ShapeMismatch => {
+                f.write_str("parameters do not match the const-generic shape (T, RF, RP, D)")
+            }
+            Error::InsecureInternalMatrix => {
+                f.write_str("internal matrix fails the Poseidon2 security check")
+            }
+            Error::InvalidNumberOfInputs { got, expected } => {
+                write!(f, "got {got} inputs, expected exactly {expected}")
+            }
+            Error::EmptyInput => f.write_str("no input given"),
+            Error::InvalidRate { rate, width } => write!(
+                f,
+                "rate {rate} is invalid for width {width}: need 1 <= rate < width"
+            ),
+            Error::ZeroOutputs => f.write_str("zero output elements requested"),
+            Error::InvalidInputLength {
+                index,
+                len,
+                expected,
+            } => write!(
+                f,
+                "input {index} is {len} bytes, the field encoding is exactly {expected} bytes"
+            ),
+            Error::InputLargerThanModulus { index } => {
+                write!(
+                    f,
+                    "input {index} encodes an integer not below the field modulus"
+                )
+            }
+            Error::TooManyInputs { got, max } => {
+                write!(f, "{got} inputs given, at most {max} are accepted")
+            }
+            Error::AbsorbOverflow { declared } => {
+                write!(f, "more than the declared {declared} elements absorbed")
+            }
+            Error::IncompleteAbsorb { absorbed, declared } => write!(
+                f,
+                "squeeze after {absorbed} of the declared {declared} elements were absorbed"
+            ),
+            Error::InvalidBatchLength { len, width } => {
+                write!(
+                    f,
+                    "batch buffer of {len} elements is not a multiple of width {width}"
+                )
+            }
+        }
+    }
+}
+
+impl core::error::Error for Error {}

@@ -1,0 +1,115 @@
+//! Field arithmetic behind the permutation.
+//!
+//! Two traits, split by who needs what:
+//! - [`Field`]: exactly the operations the permutation runs (add, double, square, mul, the S-box
+//!   `x^d` as a fixed multiplication chain, constants, `from_u64`). A field brings its fastest
+//!   arithmetic by implementing it; the permutation never calls a generic `pow`.
+//! - [`PrimeField`]: what parameter generation, the security check and the byte API need on top
+//!   (subtraction, inversion, the modulus, canonical byte encodings). Not on any hot path.
+//!
+//! Implementations: every ark-ff 0.6 prime field `Fp<P, N>` ([`ark`] module), and
+//! [`crate::goldilocks::GoldilocksFast`].
+
+pub mod ark;
+
+use core::fmt::Debug;
+
+/// The arithmetic the Poseidon2 permutation needs, and nothing more.
+///
+/// Values may be held in any internal form (Montgomery, lazily reduced), but `==` must compare
+/// field elements, not representations.
+pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
+    /// The additive identity.
+    const ZERO: Self;
+    /// The multiplicative identity.
+    const ONE: Self;
+
+    /// The field element `v mod p`.
+    fn from_u64(v: u64) -> Self;
+    /// `self + rhs`.
+    fn add(self, rhs: Self) -> Self;
+    /// `2 * self`.
+    fn double(self) -> Self;
+    /// `self * self`.
+    fn square(self) -> Self;
+    /// `self * rhs`.
+    fn mul(self, rhs: Self) -> Self;
+
+    /// The S-box `x^D` as a fixed chain of squarings and multiplications.
+    ///
+    /// `D` must be 3, 5, 7 or 11; any other value is a compile-time error.
+    /// Chains: `x^3 = x^2 x`, `x^5 = (x^2)^2 x`, `x^7 = (x^2)^2 (x^2 x)`,
+    /// `x^11 = ((x^2)^2)^2 (x^2 x)`.
+    #[inline(always)]
+    fn sbox<const D: u64>(self) -> Self {
+        const {
+            assert!(
+                D == 3 || D == 5 || D == 7 || D == 11,
+                "S-box degree must be 3, 5, 7 or 11"
+            )
+        };
+        let x2 = self.square();
+        match D {
+            3 => x2.mul(self),
+            5 => x2.square().mul(self),
+            7 => x2.square().mul(x2.mul(self)),
+            _ => x2.square().square().mul(x2.mul(self)),
+        }
+    }
+}
+
+/// A prime field with the operations parameter generation and the byte API need.
+///
+/// `BYTES` is the canonical encoding length (`ceil(log2(p) / 8)`); encodings are of the
+/// canonical integer in `[0, p)`.
+pub trait PrimeField: Field {
+    /// Bit length `n` of the modulus `p` (254 for BN254, 255 for BLS12-381, 64 for Goldilocks).
+    const MODULUS_BITS: u32;
+    /// Length in bytes of the canonical encoding.
+    const BYTES: usize;
+
+    /// `self - rhs`.
+    fn sub(self, rhs: Self) -> Self;
+    /// `-self`.
+    fn neg(self) -> Self {
+        Self::ZERO.sub(self)
+    }
+    /// `self^-1`, or `None` for zero.
+    fn inverse(self) -> Option<Self>;
+
+    /// Writes the modulus `p` big-endian into `out[..Self::BYTES]`.
+    ///
+    /// # Panics
+    /// If `out` is shorter than `Self::BYTES` (internal callers size it correctly).
+    fn write_modulus_be(out: &mut [u8]);
+
+    /// The element encoded by exactly `Self::BYTES` big-endian bytes, or `None` if the length is
+    /// wrong or the integer is `>= p` (never reduced).
+    fn from_canonical_be_bytes(bytes: &[u8]) -> Option<Self>;
+
+    /// The integer encoded big-endian by `bytes` (any length up to `Self::BYTES`), reduced mod p.
+    fn from_be_bytes_reduced(bytes: &[u8]) -> Self;
+
+    /// Writes the canonical integer big-endian into `out[..Self::BYTES]`.
+    ///
+    /// # Panics
+    /// If `out` is shorter than `Self::BYTES` (internal callers size it correctly).
+    fn write_canonical_be_bytes(self, out: &mut [u8]);
+
+    /// `x^e` by square-and-multiply. Used off the hot path only (generation, tests).
+    fn pow_u64(self, mut e: u64) -> Self {
+        let mut base = self;
+        let mut acc = Self::ONE;
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = acc.mul(base);
+            }
+            base = base.square();
+            e >>= 1;
+        }
+        acc
+    }
+}
+
+/// The largest canonical encoding any supported field uses, in bytes (stack buffers size by it).
+pub const MAX_FIELD_BYTES: usize = 64;

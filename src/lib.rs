@@ -1,0 +1,61 @@
+//! # fast-poseidon2
+//!
+//! The Poseidon2 permutation (Grassi, Khovratovich, Schofnegger: *Poseidon2: A Faster Version of
+//! the Poseidon Hash Function*, eprint 2023/323), bit-for-bit equal to the Horizen Labs reference
+//! implementation (`HorizenLabs/poseidon2`, crate `zkhash` 0.2).
+//!
+//! Two ways to run it, same output:
+//! - [`ct::Poseidon2Ct`]: width, rounds and degree as const generics; `[F; T]` on the stack; no
+//!   allocation anywhere.
+//! - [`Poseidon2`]: width known at run time, built from [`Poseidon2Params`] (needs `alloc`);
+//!   wrong lengths are errors, never panics.
+//!
+//! ```
+//! # #[cfg(all(feature = "bn254", feature = "std"))] {
+//! use ark_bn254::Fr;
+//! use fast_poseidon2::instances::bn254;
+//!
+//! // Const-generic: BN254, t = 3, R_F = 8, R_P = 56, d = 5.
+//! let perm = bn254::ct::t3();
+//! let out = perm.permutation(&[Fr::from(0u64), Fr::from(1u64), Fr::from(2u64)]);
+//!
+//! // Runtime width, cached instance: same answer.
+//! let flexible = bn254::poseidon2_t3();
+//! let out2 = flexible.permutation(&[Fr::from(0u64), Fr::from(1u64), Fr::from(2u64)]).unwrap();
+//! assert_eq!(out.to_vec(), out2);
+//! # }
+//! ```
+//!
+//! # Cargo features
+//! - `std` (default): cached instance getters `poseidon2_tN()`; implies `alloc`.
+//! - `alloc`: [`Poseidon2`], [`Poseidon2Params`] and generation.
+//! - `bn254`, `bls12-381`, `goldilocks` (default): the shipped instances of each field.
+//!
+//! Without default features the crate is `no_std` and offers the field traits and
+//! [`ct::Poseidon2Ct`].
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod ct;
+mod error;
+pub mod field;
+pub mod instances;
+mod linear;
+pub mod params;
+mod permutation;
+#[cfg(feature = "alloc")]
+mod poseidon2;
+pub mod security;
+
+pub use error::Error;
+pub use params::MAX_WIDTH;
+#[cfg(feature = "alloc")]
+pub use params::Poseidon2Params;
+#[cfg(feature = "alloc")]
+pub use poseidon2::Poseidon2;

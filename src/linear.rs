@@ -1,0 +1,97 @@
+//! The external and internal linear layers (paper section 5.1 and 5.2), written once for every
+//! width and used by both the const-generic and the runtime permutation.
+//!
+//! External layer `M_E`:
+//! - t = 2: circ(2, 1); t = 3: circ(2, 1, 1), i.e. `y_i = x_i + sum(x)`;
+//! - t = 4: `M4 = [[5,7,1,3],[4,6,1,1],[1,3,5,7],[1,1,4,6]]`;
+//! - t = 4k >= 8: the block matrix with `2·M4` on the diagonal blocks and `M4` elsewhere, computed
+//!   as `M4` on each block of four followed by `y_i += sum_k (M4 x)_{4k + (i mod 4)}`.
+//!
+//! Internal layer `M_I = J + diag(m)` with `m = mu - 1`: `y_i = m_i x_i + sum(x)`.
+//! For t = 2 and t = 3 the fixed matrices `[[2,1],[1,3]]` and `[[2,1,1],[1,2,1],[1,1,3]]` are
+//! exactly this shape with `m = (1, 2)` and `m = (1, 1, 2)`, applied with additions and one
+//! doubling instead of multiplications.
+
+use crate::field::Field;
+
+/// Sum of all state elements.
+#[inline(always)]
+fn sum<F: Field>(state: &[F]) -> F {
+    state.iter().fold(F::ZERO, |acc, &x| acc.add(x))
+}
+
+/// `M4 · x` for one block of four, in 8 additions and 4 doublings.
+///
+/// With `a = x0 + x1`, `b = x2 + x3`, `c = 2 x1 + b`, `e = 2 x3 + a`:
+/// row 1 = `4a + c`, row 3 = `4b + e`, row 0 = `e + row 1`, row 2 = `c + row 3`.
+#[inline(always)]
+fn m4<F: Field>(x: &mut [F]) {
+    let a = x[0].add(x[1]);
+    let b = x[2].add(x[3]);
+    let c = x[1].double().add(b);
+    let e = x[3].double().add(a);
+    let row1 = a.double().double().add(c);
+    let row3 = b.double().double().add(e);
+    x[0] = e.add(row1);
+    x[1] = row1;
+    x[2] = c.add(row3);
+    x[3] = row3;
+}
+
+/// Applies the external matrix `M_E` to `state` in place.
+///
+/// `state.len()` must be a supported width (2, 3 or a multiple of 4); widths are validated when
+/// an instance is built, so no other length reaches this function.
+#[inline(always)]
+pub(crate) fn external_layer<F: Field>(state: &mut [F]) {
+    match state.len() {
+        2 | 3 => {
+            let s = sum(state);
+            for x in state.iter_mut() {
+                *x = x.add(s);
+            }
+        }
+        4 => m4(state),
+        _ => {
+            for block in state.chunks_exact_mut(4) {
+                m4(block);
+            }
+            let mut column = [F::ZERO; 4];
+            for block in state.chunks_exact(4) {
+                for (c, &x) in column.iter_mut().zip(block) {
+                    *c = c.add(x);
+                }
+            }
+            for block in state.chunks_exact_mut(4) {
+                for (x, &c) in block.iter_mut().zip(&column) {
+                    *x = x.add(c);
+                }
+            }
+        }
+    }
+}
+
+/// Applies the internal matrix `M_I = J + diag(diag_m1)` to `state` in place.
+///
+/// `diag_m1` has the state's length and holds `mu_i - 1`. For t = 2, 3 it is `(1, 2)` /
+/// `(1, 1, 2)` and the products are replaced by an addition or a doubling.
+#[inline(always)]
+pub(crate) fn internal_layer<F: Field>(state: &mut [F], diag_m1: &[F]) {
+    let s = sum(state);
+    match state.len() {
+        2 => {
+            state[0] = state[0].add(s);
+            state[1] = state[1].double().add(s);
+        }
+        3 => {
+            state[0] = state[0].add(s);
+            state[1] = state[1].add(s);
+            state[2] = state[2].double().add(s);
+        }
+        _ => {
+            for (x, &m) in state.iter_mut().zip(diag_m1) {
+                *x = x.mul(m).add(s);
+            }
+        }
+    }
+}

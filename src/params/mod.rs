@@ -1,0 +1,224 @@
+//! Instance parameters: width, S-box degree, round numbers, round constants and the internal
+//! diagonal, and their generation from the Grain LFSR.
+
+pub mod grain;
+
+use crate::Error;
+use crate::field::{Field, MAX_FIELD_BYTES, PrimeField};
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+/// The largest supported width `t`.
+pub const MAX_WIDTH: usize = 32;
+
+/// The largest `R_F` or `R_P` (the Grain register holds each in 10 bits).
+pub const MAX_ROUNDS: usize = 1023;
+
+/// Checks a shape `(t, d, R_F, R_P)` independently of the field.
+///
+/// # Errors
+/// [`Error::UnsupportedWidth`] unless `t` is 2, 3 or a multiple of 4 in `4..=MAX_WIDTH`;
+/// [`Error::UnsupportedSboxDegree`] unless `d` is 3, 5, 7 or 11; [`Error::OddFullRounds`] for odd
+/// `R_F`; [`Error::RoundsOutOfRange`] if `R_F` or `R_P` exceeds [`MAX_ROUNDS`].
+pub const fn check_shape(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> Result<(), Error> {
+    if !(t == 2 || t == 3 || (t % 4 == 0 && t >= 4 && t <= MAX_WIDTH)) {
+        return Err(Error::UnsupportedWidth { t });
+    }
+    if !matches!(d, 3 | 5 | 7 | 11) {
+        return Err(Error::UnsupportedSboxDegree { d });
+    }
+    if rounds_f % 2 != 0 {
+        return Err(Error::OddFullRounds { rounds_f });
+    }
+    if rounds_f > MAX_ROUNDS || rounds_p > MAX_ROUNDS {
+        return Err(Error::RoundsOutOfRange { rounds_f, rounds_p });
+    }
+    Ok(())
+}
+
+/// Checks that `x^d` permutes `F`, i.e. `gcd(d, p - 1) = 1` (paper section 2.1).
+///
+/// # Errors
+/// [`Error::SboxNotPermutation`] if `d` shares a factor with `p - 1`.
+pub fn check_sbox_degree<F: PrimeField>(d: u64) -> Result<(), Error> {
+    let mut modulus = [0u8; MAX_FIELD_BYTES];
+    F::write_modulus_be(&mut modulus);
+    // (p - 1) mod d by long division over the big-endian bytes (p is odd, so p - 1 just clears
+    // the lowest bit of the last byte).
+    let rem = modulus[..F::BYTES]
+        .iter()
+        .fold(0u128, |r, &b| (r * 256 + u128::from(b)) % u128::from(d));
+    let p_minus_one_mod_d = (rem + u128::from(d) - 1) % u128::from(d);
+    if gcd(p_minus_one_mod_d as u64, d) == 1 {
+        Ok(())
+    } else {
+        Err(Error::SboxNotPermutation { d })
+    }
+}
+
+const fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        let r = a % b;
+        a = b;
+        b = r;
+    }
+    a
+}
+
+/// The fixed `mu - 1` internal diagonals for t = 2 and t = 3 (`[[2,1],[1,3]]`,
+/// `[[2,1,1],[1,2,1],[1,1,3]]`), or `None` for widths whose diagonal is drawn from Grain.
+pub(crate) const fn fixed_diag_m1(t: usize) -> Option<&'static [u64]> {
+    match t {
+        2 => Some(&[1, 2]),
+        3 => Some(&[1, 1, 2]),
+        _ => None,
+    }
+}
+
+/// How many Grain diagonal draws [`Poseidon2Params::generate`] tries before giving up. The
+/// shipped instances need at most 47; the bound only exists so that no input loops forever.
+pub const MAX_DIAGONAL_DRAWS: usize = 4096;
+
+/// Everything that defines one Poseidon2 instance, with runtime width.
+///
+/// Layout (the same the permutation reads): `external_round_constants` holds `R_F · t` values,
+/// the first `R_F / 2` full rounds then the last `R_F / 2`, each round's `t` constants in state
+/// order; `internal_round_constants` holds `R_P` values, one per partial round (added to `x_0`);
+/// `internal_diagonal_minus_one` holds `mu_i - 1` for `M_I = J + diag(mu - 1)` (the reference's
+/// `mat_diag_m_1`).
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Poseidon2Params<F> {
+    pub(crate) width: usize,
+    pub(crate) sbox_degree: u64,
+    pub(crate) rounds_f: usize,
+    pub(crate) rounds_p: usize,
+    pub(crate) external_round_constants: Vec<F>,
+    pub(crate) internal_round_constants: Vec<F>,
+    pub(crate) internal_diagonal_minus_one: Vec<F>,
+}
+
+#[cfg(feature = "alloc")]
+impl<F: PrimeField> Poseidon2Params<F> {
+    /// Generates an instance from its public tuple exactly as the Horizen Labs reference does
+    /// (`poseidon2_rust_params.sage`, commit `055bde3f`): Grain seeded with
+    /// `(n = F::MODULUS_BITS, t, R_F, R_P)`, then `(R_F/2)·t` external constants, `R_P` internal
+    /// constants and `(R_F/2)·t` external constants, each by rejection sampling; for t >= 4 the
+    /// internal diagonal `mu` is drawn next (`t` reduced `n`-bit values per draw) until
+    /// [`crate::security::check_internal_matrix`] accepts it. For t = 2, 3 the fixed internal
+    /// matrices are used and nothing more is drawn.
+    ///
+    /// # Errors
+    /// Everything [`check_shape`] and [`check_sbox_degree`] reject, and
+    /// [`Error::InsecureInternalMatrix`] if no diagonal passes within [`MAX_DIAGONAL_DRAWS`] draws.
+    pub fn generate(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> Result<Self, Error> {
+        check_shape(t, d, rounds_f, rounds_p)?;
+        check_sbox_degree::<F>(d)?;
+        let mut grain = grain::Grain::new(F::MODULUS_BITS, t, rounds_f, rounds_p);
+        let half = rounds_f / 2 * t;
+        let mut external = Vec::with_capacity(rounds_f * t);
+        external.extend((0..half).map(|_| grain.next_round_constant::<F>()));
+        let internal: Vec<F> = (0..rounds_p)
+            .map(|_| grain.next_round_constant::<F>())
+            .collect();
+        external.extend((0..half).map(|_| grain.next_round_constant::<F>()));
+        let diag_m1 = match fixed_diag_m1(t) {
+            Some(fixed) => fixed.iter().map(|&m| F::from_u64(m)).collect(),
+            None => {
+                let mut accepted = None;
+                for _ in 0..MAX_DIAGONAL_DRAWS {
+                    let mu: Vec<F> = (0..t).map(|_| grain.next_diagonal_entry::<F>()).collect();
+                    if crate::security::check_internal_matrix(&mu).is_ok() {
+                        accepted = Some(mu);
+                        break;
+                    }
+                }
+                let mu = accepted.ok_or(Error::InsecureInternalMatrix)?;
+                mu.into_iter().map(|m| m.sub(F::ONE)).collect()
+            }
+        };
+        Self::new(t, d, rounds_f, rounds_p, external, internal, diag_m1)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<F: Field> Poseidon2Params<F> {
+    /// Builds parameters from explicit constants (e.g. tables from another implementation).
+    ///
+    /// Shapes: `external_round_constants.len() == R_F · t`, `internal_round_constants.len() ==
+    /// R_P`, `internal_diagonal_minus_one.len() == t` (see the type's docs for the layout). For
+    /// t = 2, 3 the diagonal must be the fixed `(1, 2)` / `(1, 1, 2)`. No security check is run
+    /// on the diagonal; use [`crate::security::check_internal_matrix`] for that.
+    ///
+    /// # Errors
+    /// Everything [`check_shape`] rejects; [`Error::InvalidConstantsLength`] for a table of the
+    /// wrong length; [`Error::InsecureInternalMatrix`] for t = 2, 3 with a diagonal other than the
+    /// fixed one (the permutation hard-codes those matrices).
+    pub fn new(
+        t: usize,
+        d: u64,
+        rounds_f: usize,
+        rounds_p: usize,
+        external_round_constants: Vec<F>,
+        internal_round_constants: Vec<F>,
+        internal_diagonal_minus_one: Vec<F>,
+    ) -> Result<Self, Error> {
+        check_shape(t, d, rounds_f, rounds_p)?;
+        for (got, expected) in [
+            (external_round_constants.len(), rounds_f * t),
+            (internal_round_constants.len(), rounds_p),
+            (internal_diagonal_minus_one.len(), t),
+        ] {
+            if got != expected {
+                return Err(Error::InvalidConstantsLength { got, expected });
+            }
+        }
+        if let Some(fixed) = fixed_diag_m1(t) {
+            if fixed
+                .iter()
+                .zip(&internal_diagonal_minus_one)
+                .any(|(&m, &x)| F::from_u64(m) != x)
+            {
+                return Err(Error::InsecureInternalMatrix);
+            }
+        }
+        Ok(Poseidon2Params {
+            width: t,
+            sbox_degree: d,
+            rounds_f,
+            rounds_p,
+            external_round_constants,
+            internal_round_constants,
+            internal_diagonal_minus_one,
+        })
+    }
+
+    /// The width `t` (state length).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    /// The S-box degree `d`.
+    pub fn sbox_degree(&self) -> u64 {
+        self.sbox_degree
+    }
+    /// The number of full rounds `R_F` (half before, half after the partial rounds).
+    pub fn rounds_f(&self) -> usize {
+        self.rounds_f
+    }
+    /// The number of partial rounds `R_P`.
+    pub fn rounds_p(&self) -> usize {
+        self.rounds_p
+    }
+    /// The `R_F · t` external-round constants (layout in the type's docs).
+    pub fn external_round_constants(&self) -> &[F] {
+        &self.external_round_constants
+    }
+    /// The `R_P` internal-round constants.
+    pub fn internal_round_constants(&self) -> &[F] {
+        &self.internal_round_constants
+    }
+    /// `mu_i - 1` for each of the `t` diagonal entries of `M_I` (the reference's `mat_diag_m_1`).
+    pub fn internal_diagonal_minus_one(&self) -> &[F] {
+        &self.internal_diagonal_minus_one
+    }
+}

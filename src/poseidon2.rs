@@ -1,0 +1,81 @@
+//! The runtime-width permutation.
+
+use crate::field::Field;
+use crate::permutation::{RoundConstants, permute};
+use crate::{Error, Poseidon2Params};
+use alloc::vec::Vec;
+
+/// A Poseidon2 permutation whose width `t` is known at run time, built once from
+/// [`Poseidon2Params`] and reused. It gives exactly the output of the const-generic
+/// [`crate::ct::Poseidon2Ct`] with the same parameters: both run one shared round driver.
+///
+/// ```
+/// # #[cfg(feature = "bn254")] {
+/// use fast_poseidon2::instances::bn254;
+/// let perm = bn254::poseidon2_t3();
+/// let mut state = [0u64.into(), 1u64.into(), 2u64.into()];
+/// perm.permute_mut(&mut state).unwrap();
+/// assert!(perm.permute_mut(&mut state[..2]).is_err()); // wrong length: Err, never a panic
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Poseidon2<F> {
+    params: Poseidon2Params<F>,
+}
+
+impl<F: Field> Poseidon2<F> {
+    /// Builds the permutation. `params` was validated when it was made, so this cannot fail.
+    pub fn new(params: Poseidon2Params<F>) -> Self {
+        Poseidon2 { params }
+    }
+
+    /// The parameters this permutation runs.
+    pub fn params(&self) -> &Poseidon2Params<F> {
+        &self.params
+    }
+
+    /// The width `t`.
+    pub fn width(&self) -> usize {
+        self.params.width
+    }
+
+    fn constants(&self) -> RoundConstants<'_, F> {
+        RoundConstants {
+            external: &self.params.external_round_constants,
+            internal: &self.params.internal_round_constants,
+            diag_m1: &self.params.internal_diagonal_minus_one,
+        }
+    }
+
+    /// Permutes `state` (exactly `t` elements) in place.
+    ///
+    /// # Errors
+    /// [`Error::InvalidStateLength`] if `state.len() != t`; the state is then left untouched.
+    pub fn permute_mut(&self, state: &mut [F]) -> Result<(), Error> {
+        if state.len() != self.width() {
+            return Err(Error::InvalidStateLength {
+                got: state.len(),
+                expected: self.width(),
+            });
+        }
+        let rc = self.constants();
+        // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
+        match self.params.sbox_degree {
+            3 => permute::<F, 3>(state, rc),
+            5 => permute::<F, 5>(state, rc),
+            7 => permute::<F, 7>(state, rc),
+            _ => permute::<F, 11>(state, rc),
+        }
+        Ok(())
+    }
+
+    /// Returns the permutation of `input` (exactly `t` elements) as a new vector.
+    ///
+    /// # Errors
+    /// [`Error::InvalidStateLength`] if `input.len() != t`.
+    pub fn permutation(&self, input: &[F]) -> Result<Vec<F>, Error> {
+        let mut state = input.to_vec();
+        self.permute_mut(&mut state)?;
+        Ok(state)
+    }
+}

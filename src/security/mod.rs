@@ -1,0 +1,11 @@
+//! Security conditions: the internal-matrix check (paper section 5.3 and the reference's
+//! `poseidon2_rust_params.sage`, `check_minpoly_condition`) and the round numbers (paper
+//! section 5.4, Poseidon paper eprint 2019/458 section 5.5, and eprint 2023/537).
+
+#[cfg(feature = "alloc")]
+mod internal_matrix;
+mod round_numbers;
+
+#[cfg(feature = "alloc")]
+pub use internal_matrix::check_internal_matrix;
+pub use round_numbers::round_numbers;

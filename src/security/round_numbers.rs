@@ -1,0 +1,128 @@
+//! Round numbers `(R_F, R_P)` for a target security level, by the search the reference runs
+//! (`poseidon2_rust_params.sage`, `find_FD_round_numbers`): every pair with `R_P` in `1..500`
+//! and even `R_F` in `4..100` is tested against the attack bounds below; accepted pairs get the
+//! security margin and the pair with the fewest S-boxes `t · R_F + R_P` wins (ties: smaller
+//! `R_F`).
+//!
+//! Bounds for security level `M`, `n = field_bits` (used for `log2 p` too), S-box degree
+//! `alpha`, each right-hand side rounded up:
+//! 1. statistical (Poseidon paper, eprint 2019/458, section 5.5.1):
+//!    `R_F >= 6` if `M <= floor(n - (alpha - 1)/2) (t + 1)`, else `R_F >= 10`;
+//! 2. interpolation (section 5.5.2): `R_F >= 1 + ceil(log_alpha(2) min(M, n)) + ceil(log_alpha(t)) - R_P`;
+//! 3. Groebner basis (section 5.5.2): `R_F >= log_alpha(2) min(M, n) - R_P`,
+//!    `R_F >= t - 1 + log_alpha(2) min(M / (t + 1), n / 2) - R_P`,
+//!    `R_F >= (t - 2 + M / (2 log2 alpha) - R_P) / (t - 1)`;
+//! 4. the algebraic bound of eprint 2023/537 (Poseidon2 paper section 6): with `r = floor(t/3)`,
+//!    `ceil(2 log2 binomial((R_F - 1) t + 2 R_P + r + r R_F / 2 + alpha, r R_F / 2 + R_P + alpha)) >= M`.
+//!
+//! Margin (Poseidon2 paper section 6, reference): `R_F + 2`, `R_P · 1.075` rounded up. Like
+//! the reference, the inflated `R_P` replaces the loop's `R_P` for the rest of its inner loop.
+
+use crate::Error;
+
+/// `ln(x)`, through `libm` so the crate stays `no_std`.
+fn ln(x: f64) -> f64 {
+    libm::log(x)
+}
+
+fn floor(x: f64) -> f64 {
+    libm::floor(x)
+}
+
+fn ceil(x: f64) -> f64 {
+    libm::ceil(x)
+}
+
+/// `log_base(x) = ln x / ln base`, as the reference computes it.
+fn log(x: f64, base: f64) -> f64 {
+    ln(x) / ln(base)
+}
+
+/// `log2 binomial(over, under)` as a sum of logarithms (exact arguments are integers here).
+fn log2_binomial(over: f64, under: f64) -> f64 {
+    let k = under.min(over - under);
+    (1..=k as u64)
+        .map(|i| log((over - k + i as f64) / i as f64, 2.0))
+        .sum()
+}
+
+/// Whether `(R_F, R_P)` meets every bound for `(n, t, alpha, M)`.
+fn secure(n: f64, t: f64, alpha: f64, m: f64, rf: f64, rp: f64) -> bool {
+    let statistical = if m <= floor(n - (alpha - 1.0) / 2.0) * (t + 1.0) {
+        6.0
+    } else {
+        10.0
+    };
+    let interpolation = 1.0 + ceil(log(2.0, alpha) * m.min(n)) + ceil(log(t, alpha)) - rp;
+    let groebner_1 = log(2.0, alpha) * m.min(n) - rp;
+    let groebner_2 = t - 1.0 + log(2.0, alpha) * (m / (t + 1.0)).min(n / 2.0) - rp;
+    let groebner_3 = (t - 2.0 + m / (2.0 * log(alpha, 2.0)) - rp) / (t - 1.0);
+    let bound = [
+        statistical,
+        interpolation,
+        groebner_1,
+        groebner_2,
+        groebner_3,
+    ]
+    .into_iter()
+    .map(ceil)
+    .fold(f64::MIN, f64::max);
+    let r = floor(t / 3.0);
+    let over = (rf - 1.0) * t + 2.0 * rp + r + r * rf / 2.0 + alpha;
+    let under = r * rf / 2.0 + rp + alpha;
+    rf >= bound && ceil(2.0 * log2_binomial(over, under)) >= m
+}
+
+/// The cheapest `(R_F, R_P)` for an `field_bits`-bit prime field, width `t`, S-box degree `d`
+/// and `security_level` bits (128 for every shipped instance), with the reference's margin when
+/// `with_margin` is set.
+///
+/// Reproduces every shipped instance: 254/255-bit fields with `d = 5` give `(8, 56)` for
+/// `t <= 4` and `(8, 57)` for `t = 8..=24`; 64-bit fields with `d = 7` give `(8, 22)` for
+/// `t = 8..=24`. The full table is in `docs/parameters.md`.
+///
+/// # Errors
+/// [`Error::UnsupportedWidth`] for `t < 2`; [`Error::UnsupportedSboxDegree`] for `d < 3`;
+/// [`Error::RoundsOutOfRange`] if no pair in the search range is secure.
+pub fn round_numbers(
+    field_bits: u32,
+    t: usize,
+    d: u64,
+    security_level: u32,
+    with_margin: bool,
+) -> Result<(usize, usize), Error> {
+    if t < 2 {
+        return Err(Error::UnsupportedWidth { t });
+    }
+    if d < 3 {
+        return Err(Error::UnsupportedSboxDegree { d });
+    }
+    let (n, tf, alpha, m) = (
+        f64::from(field_bits),
+        t as f64,
+        d as f64,
+        f64::from(security_level),
+    );
+    let mut best: Option<(usize, usize, usize)> = None; // (cost, R_F, R_P)
+    for rp_start in 1..500usize {
+        let mut rp = rp_start;
+        for rf in (4..100usize).step_by(2) {
+            if !secure(n, tf, alpha, m, rf as f64, rp as f64) {
+                continue;
+            }
+            let rf_final = if with_margin { rf + 2 } else { rf };
+            if with_margin {
+                rp = ceil(rp as f64 * 1.075) as usize;
+            }
+            let cost = t * rf_final + rp;
+            if best.is_none_or(|(c, f, _)| cost < c || (cost == c && rf_final < f)) {
+                best = Some((cost, rf_final, rp));
+            }
+        }
+    }
+    best.map(|(_, rf, rp)| (rf, rp))
+        .ok_or(Error::RoundsOutOfRange {
+            rounds_f: 0,
+            rounds_p: 0,
+        })
+}

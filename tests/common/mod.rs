@@ -1,0 +1,45 @@
+//! Shared helpers for the integration tests: vector files and element conversions.
+#![allow(dead_code)]
+
+use fast_poseidon2::field::PrimeField;
+use serde_json::Value;
+
+/// Parses a test-vector file from `tests/vectors/`.
+pub fn vectors(name: &str) -> Value {
+    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("vector file")).expect("json")
+}
+
+/// The element encoded by a `0x`-prefixed big-endian hex string (canonical, any width up to
+/// the field's byte length).
+pub fn from_hex<F: PrimeField>(s: &str) -> F {
+    let digits = s.trim_start_matches("0x");
+    let bytes = hex::decode(format!("{digits:0>width$}", width = 2 * F::BYTES)).expect("hex");
+    F::from_canonical_be_bytes(&bytes).expect("canonical element")
+}
+
+/// `0x`-prefixed big-endian hex of the canonical integer, `2 * F::BYTES` digits.
+pub fn to_hex<F: PrimeField>(x: F) -> String {
+    let mut buf = vec![0u8; F::BYTES];
+    x.write_canonical_be_bytes(&mut buf);
+    format!("0x{}", hex::encode(buf))
+}
+
+/// The instance entry with `id` in `kats.json` or `instances.json`.
+pub fn instance<'a>(file: &'a Value, id: &str) -> &'a Value {
+    file["instances"]
+        .as_array()
+        .expect("instances")
+        .iter()
+        .find(|i| i["id"] == id)
+        .unwrap_or_else(|| panic!("no instance {id}"))
+}
+
+/// A hex-string array as field elements.
+pub fn hex_array<F: PrimeField>(v: &Value) -> Vec<F> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| from_hex(x.as_str().expect("str")))
+        .collect()
+}
