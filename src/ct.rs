@@ -1,7 +1,6 @@
 //! The const-generic permutation: width, round numbers and S-box degree are types, the state is
 //! `[F; T]` on the stack, constants live in fixed-size arrays, and nothing allocates.
 
-use crate::Error;
 use crate::field::Field;
 use crate::params::check_shape;
 use crate::permutation::{RoundConstants, permute};
@@ -62,9 +61,9 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// Builds the permutation from runtime parameters whose shape must equal `(T, RF, RP, D)`.
     ///
     /// # Errors
-    /// [`Error::ShapeMismatch`] if the width, round numbers or S-box degree differ.
+    /// [`crate::Error::ShapeMismatch`] if the width, round numbers or S-box degree differ.
     #[cfg(feature = "alloc")]
-    pub fn from_params(params: &crate::Poseidon2Params<F>) -> Result<Self, Error> {
+    pub fn from_params(params: &crate::Poseidon2Params<F>) -> Result<Self, crate::Error> {
         if (
             params.width(),
             params.rounds_f(),
@@ -72,7 +71,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             params.sbox_degree(),
         ) != (T, RF, RP, D)
         {
-            return Err(Error::ShapeMismatch);
+            return Err(crate::Error::ShapeMismatch);
         }
         let ext = params.external_round_constants();
         let external = core::array::from_fn(|r| core::array::from_fn(|i| ext[r * T + i]));

@@ -59,3 +59,8 @@ pub use params::MAX_WIDTH;
 pub use params::Poseidon2Params;
 #[cfg(feature = "alloc")]
 pub use poseidon2::Poseidon2;
+
+/// The README's code blocks, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -8,7 +8,7 @@
 //!   (subtraction, inversion, the modulus, canonical byte encodings). Not on any hot path.
 //!
 //! Implementations: every ark-ff 0.6 prime field `Fp<P, N>` ([`ark`] module), and
-//! [`crate::goldilocks::GoldilocksFast`].
+//! the Goldilocks `GoldilocksFast` type.
 
 pub mod ark;
 

@@ -4,7 +4,9 @@
 pub mod grain;
 
 use crate::Error;
-use crate::field::{Field, MAX_FIELD_BYTES, PrimeField};
+#[cfg(feature = "alloc")]
+use crate::field::Field;
+use crate::field::{MAX_FIELD_BYTES, PrimeField};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
@@ -21,13 +23,13 @@ pub const MAX_ROUNDS: usize = 1023;
 /// [`Error::UnsupportedSboxDegree`] unless `d` is 3, 5, 7 or 11; [`Error::OddFullRounds`] for odd
 /// `R_F`; [`Error::RoundsOutOfRange`] if `R_F` or `R_P` exceeds [`MAX_ROUNDS`].
 pub const fn check_shape(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> Result<(), Error> {
-    if !(t == 2 || t == 3 || (t % 4 == 0 && t >= 4 && t <= MAX_WIDTH)) {
+    if !(t == 2 || t == 3 || (t.is_multiple_of(4) && t >= 4 && t <= MAX_WIDTH)) {
         return Err(Error::UnsupportedWidth { t });
     }
     if !matches!(d, 3 | 5 | 7 | 11) {
         return Err(Error::UnsupportedSboxDegree { d });
     }
-    if rounds_f % 2 != 0 {
+    if !rounds_f.is_multiple_of(2) {
         return Err(Error::OddFullRounds { rounds_f });
     }
     if rounds_f > MAX_ROUNDS || rounds_p > MAX_ROUNDS {
@@ -67,6 +69,7 @@ const fn gcd(mut a: u64, mut b: u64) -> u64 {
 
 /// The fixed `mu - 1` internal diagonals for t = 2 and t = 3 (`[[2,1],[1,3]]`,
 /// `[[2,1,1],[1,2,1],[1,1,3]]`), or `None` for widths whose diagonal is drawn from Grain.
+#[cfg(feature = "alloc")]
 pub(crate) const fn fixed_diag_m1(t: usize) -> Option<&'static [u64]> {
     match t {
         2 => Some(&[1, 2]),
@@ -173,14 +176,13 @@ impl<F: Field> Poseidon2Params<F> {
                 return Err(Error::InvalidConstantsLength { got, expected });
             }
         }
-        if let Some(fixed) = fixed_diag_m1(t) {
-            if fixed
+        if let Some(fixed) = fixed_diag_m1(t)
+            && fixed
                 .iter()
                 .zip(&internal_diagonal_minus_one)
                 .any(|(&m, &x)| F::from_u64(m) != x)
-            {
-                return Err(Error::InsecureInternalMatrix);
-            }
+        {
+            return Err(Error::InsecureInternalMatrix);
         }
         Ok(Poseidon2Params {
             width: t,

@@ -107,9 +107,9 @@ fn prime_factors(mut n: usize) -> Vec<usize> {
     let mut factors = Vec::new();
     let mut q = 2;
     while q * q <= n {
-        if n % q == 0 {
+        if n.is_multiple_of(q) {
             factors.push(q);
-            while n % q == 0 {
+            while n.is_multiple_of(q) {
                 n /= q;
             }
         }
