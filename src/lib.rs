@@ -46,7 +46,7 @@ pub mod ct;
 mod error;
 pub mod field;
 pub mod instances;
-mod linear;
+pub mod linear;
 pub mod params;
 mod permutation;
 #[cfg(feature = "alloc")]

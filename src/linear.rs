@@ -40,10 +40,11 @@ fn m4<F: Field>(x: &mut [F]) {
 
 /// Applies the external matrix `M_E` to `state` in place.
 ///
-/// `state.len()` must be a supported width (2, 3 or a multiple of 4); widths are validated when
-/// an instance is built, so no other length reaches this function.
+/// `state.len()` is the width `t` and should be 2, 3 or a multiple of 4 (instances validate it).
+/// Any other length does not panic: a remainder of fewer than four elements past the last block
+/// of four is left out of the block sums, which is not a Poseidon2 layer.
 #[inline(always)]
-pub(crate) fn external_layer<F: Field>(state: &mut [F]) {
+pub fn external_layer<F: Field>(state: &mut [F]) {
     match state.len() {
         2 | 3 => {
             let s = sum(state);
@@ -74,9 +75,11 @@ pub(crate) fn external_layer<F: Field>(state: &mut [F]) {
 /// Applies the internal matrix `M_I = J + diag(diag_m1)` to `state` in place.
 ///
 /// `diag_m1` has the state's length and holds `mu_i - 1`. For t = 2, 3 it is `(1, 2)` /
-/// `(1, 1, 2)` and the products are replaced by an addition or a doubling.
+/// `(1, 1, 2)` by definition, so it is not read and the products are replaced by an addition or
+/// a doubling. No length panics: for t >= 4, elements past the end of `diag_m1` are left as they
+/// are, which is not a Poseidon2 layer (instances always pass `t` entries).
 #[inline(always)]
-pub(crate) fn internal_layer<F: Field>(state: &mut [F], diag_m1: &[F]) {
+pub fn internal_layer<F: Field>(state: &mut [F], diag_m1: &[F]) {
     let s = sum(state);
     match state.len() {
         2 => {
