@@ -39,38 +39,24 @@ struct Width<const T: usize> {
 /// Calls the generic `$check` once per shipped width.
 macro_rules! each_width {
     ($check:ident) => {
-        $check(Width::<8> {
-            id: "goldilocks_t8",
-            ct: goldilocks::ct::t8(),
-            flexible: goldilocks::poseidon2_t8(),
-            zk_params: &zk::POSEIDON2_GOLDILOCKS_8_PARAMS,
-            zk_rc: &zk::RC8,
-            zk_diag_m1: &zk::MAT_DIAG8_M_1,
-        });
-        $check(Width::<12> {
-            id: "goldilocks_t12",
-            ct: goldilocks::ct::t12(),
-            flexible: goldilocks::poseidon2_t12(),
-            zk_params: &zk::POSEIDON2_GOLDILOCKS_12_PARAMS,
-            zk_rc: &zk::RC12,
-            zk_diag_m1: &zk::MAT_DIAG12_M_1,
-        });
-        $check(Width::<16> {
-            id: "goldilocks_t16",
-            ct: goldilocks::ct::t16(),
-            flexible: goldilocks::poseidon2_t16(),
-            zk_params: &zk::POSEIDON2_GOLDILOCKS_16_PARAMS,
-            zk_rc: &zk::RC16,
-            zk_diag_m1: &zk::MAT_DIAG16_M_1,
-        });
-        $check(Width::<20> {
-            id: "goldilocks_t20",
-            ct: goldilocks::ct::t20(),
-            flexible: goldilocks::poseidon2_t20(),
-            zk_params: &zk::POSEIDON2_GOLDILOCKS_20_PARAMS,
-            zk_rc: &zk::RC20,
-            zk_diag_m1: &zk::MAT_DIAG20_M_1,
-        });
+        each_width!(@ $check;
+            (8, t8, poseidon2_t8, POSEIDON2_GOLDILOCKS_8_PARAMS, RC8, MAT_DIAG8_M_1),
+            (12, t12, poseidon2_t12, POSEIDON2_GOLDILOCKS_12_PARAMS, RC12, MAT_DIAG12_M_1),
+            (16, t16, poseidon2_t16, POSEIDON2_GOLDILOCKS_16_PARAMS, RC16, MAT_DIAG16_M_1),
+            (20, t20, poseidon2_t20, POSEIDON2_GOLDILOCKS_20_PARAMS, RC20, MAT_DIAG20_M_1)
+        )
+    };
+    (@ $check:ident; $(($t:literal, $ct:ident, $getter:ident, $params:ident, $rc:ident, $diag:ident)),*) => {
+        $(
+            $check(Width::<$t> {
+                id: concat!("goldilocks_t", $t),
+                ct: goldilocks::ct::$ct(),
+                flexible: goldilocks::$getter(),
+                zk_params: &zk::$params,
+                zk_rc: &zk::$rc,
+                zk_diag_m1: &zk::$diag,
+            });
+        )*
     };
 }
 
@@ -80,6 +66,10 @@ fn zk_to_u64(x: Zk) -> u64 {
 
 fn ark_to_u64(x: Goldilocks) -> u64 {
     GoldilocksFast::from(x).to_canonical_u64()
+}
+
+fn ark_u64s(xs: &[Goldilocks]) -> Vec<u64> {
+    xs.iter().map(|&x| ark_to_u64(x)).collect()
 }
 
 fn canonical(state: &[GoldilocksFast]) -> Vec<u64> {
@@ -92,15 +82,27 @@ fn random_states<const T: usize>(seed: u64) -> impl Iterator<Item = [u64; T]> {
     (0..STATES).map(move |_| core::array::from_fn(|_| rng.r#gen()))
 }
 
+/// The ct (`GoldilocksFast`) output on the raw values, canonical.
+fn ct_output<const T: usize>(w: &Width<T>, raw: [u64; T]) -> Vec<u64> {
+    canonical(&w.ct.permutation(&raw.map(GoldilocksFast::new)))
+}
+
+/// The cached ark path's output on the raw values (reduced mod p), canonical.
+fn flexible_output<const T: usize>(w: &Width<T>, raw: [u64; T]) -> Vec<u64> {
+    let input: Vec<Goldilocks> = raw.iter().map(|&v| Goldilocks::from(v)).collect();
+    ark_u64s(&w.flexible.permutation(&input).unwrap())
+}
+
 #[test]
 fn ct_fast_path_and_cached_ark_path_agree_on_random_states() {
     fn check<const T: usize>(w: Width<T>) {
         for raw in random_states::<T>(T as u64) {
-            let fast = w.ct.permutation(&raw.map(GoldilocksFast::new));
-            let ark_input: Vec<Goldilocks> = raw.iter().map(|&v| Goldilocks::from(v)).collect();
-            let ark = w.flexible.permutation(&ark_input).unwrap();
-            let ark: Vec<u64> = ark.into_iter().map(ark_to_u64).collect();
-            assert_eq!(canonical(&fast), ark, "{}: input {raw:x?}", w.id);
+            assert_eq!(
+                ct_output(&w, raw),
+                flexible_output(&w, raw),
+                "{}: {raw:x?}",
+                w.id
+            );
         }
     }
     each_width!(check);
@@ -121,16 +123,17 @@ fn non_canonical_inputs_give_the_same_output_as_canonical_ones() {
                     small[i]
                 }
             });
-            let want = w.ct.permutation(&small.map(GoldilocksFast::new));
-            let got = w.ct.permutation(&lifted.map(GoldilocksFast::new));
-            assert_eq!(canonical(&got), canonical(&want), "{}: {lifted:x?}", w.id);
+            assert_eq!(
+                ct_output(&w, lifted),
+                ct_output(&w, small),
+                "{}: {lifted:x?}",
+                w.id
+            );
         }
-        let all_lifted = [MODULUS; T].map(GoldilocksFast::new);
-        let zeros = [GoldilocksFast::ZERO; T];
         assert_eq!(
-            canonical(&w.ct.permutation(&all_lifted)),
-            canonical(&w.ct.permutation(&zeros)),
-            "{}: p for every element",
+            ct_output(&w, [MODULUS; T]),
+            ct_output(&w, [0; T]),
+            "{}: all p",
             w.id
         );
     }
@@ -148,70 +151,57 @@ fn both_paths_match_zkhash_on_random_states() {
                 .into_iter()
                 .map(zk_to_u64)
                 .collect();
-            let fast = w.ct.permutation(&raw.map(GoldilocksFast::new));
-            assert_eq!(canonical(&fast), want, "{} ct: {raw:x?}", w.id);
-            let ark_input: Vec<Goldilocks> = raw.iter().map(|&v| Goldilocks::from(v)).collect();
-            let ark: Vec<u64> = w
-                .flexible
-                .permutation(&ark_input)
-                .unwrap()
-                .into_iter()
-                .map(ark_to_u64)
-                .collect();
-            assert_eq!(ark, want, "{} flexible: {raw:x?}", w.id);
+            assert_eq!(ct_output(&w, raw), want, "{} ct: {raw:x?}", w.id);
+            assert_eq!(
+                flexible_output(&w, raw),
+                want,
+                "{} flexible: {raw:x?}",
+                w.id
+            );
         }
     }
     each_width!(check);
 }
 
+/// A parameter set in the reference's layout, as canonical integers: `RC{t}` (one row of `t` per
+/// round, partial-round rows holding their constant at index 0 and zeros elsewhere) and
+/// `MAT_DIAG{t}_M_1`.
+fn reference_layout<F: Field>(
+    t: usize,
+    params: &Poseidon2Params<F>,
+    to_u64: impl Fn(F) -> u64,
+) -> (Vec<Vec<u64>>, Vec<u64>) {
+    let row = |xs: &[F]| xs.iter().map(|&x| to_u64(x)).collect::<Vec<u64>>();
+    let external = params.external_round_constants();
+    let (first, last) = external.split_at(external.len() / 2);
+    let partial = params.internal_round_constants().iter().map(|&c| {
+        let mut r = vec![0; t];
+        r[0] = to_u64(c);
+        r
+    });
+    let rows = first
+        .chunks(t)
+        .map(row)
+        .chain(partial)
+        .chain(last.chunks(t).map(row))
+        .collect();
+    (rows, row(params.internal_diagonal_minus_one()))
+}
+
 #[test]
 fn baked_tables_equal_zkhash_tables_entry_by_entry() {
     fn check<const T: usize>(w: Width<T>) {
-        let fast = w.ct.to_params();
-        let ark = w.flexible.params();
-        let half = 4 * T;
-        for (r, row) in w.zk_rc.iter().enumerate() {
-            let row: Vec<u64> = row.iter().map(|&x| zk_to_u64(x)).collect();
-            let (ours_fast, ours_ark): (Vec<u64>, Vec<u64>) = match r {
-                0..4 => (
-                    canonical(&fast.external_round_constants()[r * T..][..T]),
-                    ark.external_round_constants()[r * T..][..T]
-                        .iter()
-                        .map(|&x| ark_to_u64(x))
-                        .collect(),
-                ),
-                4..26 => {
-                    let mut fast_row = vec![0; T];
-                    let mut ark_row = vec![0; T];
-                    fast_row[0] = fast.internal_round_constants()[r - 4].to_canonical_u64();
-                    ark_row[0] = ark_to_u64(ark.internal_round_constants()[r - 4]);
-                    (fast_row, ark_row)
-                }
-                _ => (
-                    canonical(&fast.external_round_constants()[half + (r - 26) * T..][..T]),
-                    ark.external_round_constants()[half + (r - 26) * T..][..T]
-                        .iter()
-                        .map(|&x| ark_to_u64(x))
-                        .collect(),
-                ),
-            };
-            assert_eq!(ours_fast, row, "{} round {r}, ct table", w.id);
-            assert_eq!(ours_ark, row, "{} round {r}, ark table", w.id);
-        }
-        assert_eq!(w.zk_rc.len(), 30, "{}", w.id);
-        let zk_diag: Vec<u64> = w.zk_diag_m1.iter().map(|&x| zk_to_u64(x)).collect();
-        assert_eq!(
-            canonical(fast.internal_diagonal_minus_one()),
-            zk_diag,
-            "{}",
-            w.id
-        );
-        let ark_diag: Vec<u64> = ark
-            .internal_diagonal_minus_one()
+        let zk_rows: Vec<Vec<u64>> = w
+            .zk_rc
             .iter()
-            .map(|&x| ark_to_u64(x))
+            .map(|row| row.iter().map(|&x| zk_to_u64(x)).collect())
             .collect();
-        assert_eq!(ark_diag, zk_diag, "{}", w.id);
+        let zk_diag: Vec<u64> = w.zk_diag_m1.iter().map(|&x| zk_to_u64(x)).collect();
+        let reference = (zk_rows, zk_diag);
+        let fast = reference_layout(T, &w.ct.to_params(), GoldilocksFast::to_canonical_u64);
+        assert_eq!(fast, reference, "{}: ct (GoldilocksFast) tables", w.id);
+        let ark = reference_layout(T, w.flexible.params(), ark_to_u64);
+        assert_eq!(ark, reference, "{}: cached (ark) tables", w.id);
     }
     each_width!(check);
 }
@@ -229,11 +219,7 @@ fn generated_constants_and_diagonals_equal_instances_json() {
                 .collect()
         };
         let params = Poseidon2Params::<Goldilocks>::generate(T, 7, 8, 22).unwrap();
-        let external: Vec<u64> = params
-            .external_round_constants()
-            .iter()
-            .map(|&x| ark_to_u64(x))
-            .collect();
+        let external = ark_u64s(params.external_round_constants());
         let rc = &entry["round_constants"];
         assert_eq!(external[..2], dec(&rc["first2"])[..], "{}", w.id);
         assert_eq!(
@@ -250,11 +236,7 @@ fn generated_constants_and_diagonals_equal_instances_json() {
             let want: u64 = rc[key].as_str().expect("str").parse().expect("u64");
             assert_eq!(ark_to_u64(x), want, "{} {key}", w.id);
         }
-        let diag: Vec<u64> = params
-            .internal_diagonal_minus_one()
-            .iter()
-            .map(|&x| ark_to_u64(x))
-            .collect();
+        let diag = ark_u64s(params.internal_diagonal_minus_one());
         assert_eq!(
             diag,
             dec(&entry["internal_matrix"]["mat_diag_m_1"]["dec"]),

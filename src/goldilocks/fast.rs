@@ -132,7 +132,7 @@ impl PrimeField for GoldilocksFast {
     const MODULUS_BITS: u32 = 64;
     const BYTES: usize = 8;
 
-    /// `self - rhs`: the mirror of [`add_lazy`]. A borrow adds `2^64 = EPSILON`, so `EPSILON` is
+    /// `self - rhs`: the mirror of the lazy addition. A borrow adds `2^64 = EPSILON`, so `EPSILON` is
     /// taken off; if that borrows again (wrapped difference `< EPSILON`), it is taken off once
     /// more, from a value `>= 2^64 - EPSILON > EPSILON`, which cannot borrow.
     fn sub(self, rhs: Self) -> Self {

@@ -1,8 +1,8 @@
 //! Goldilocks instances (`p = 2^64 - 2^32 + 1`, 64 bits), `d = 7`, `R_F = 8`, `R_P = 22`.
 //!
-//! The const-generic `ct::tN()` permutations run on [`GoldilocksFast`] (u64 special-form
-//! arithmetic); the cached `poseidon2_tN()` getters run on the ark-ff [`Goldilocks`], so ark users
-//! get ark types. Both give identical outputs.
+//! The const-generic `ct::tN()` permutations run on [`crate::goldilocks::GoldilocksFast`] (u64
+//! special-form arithmetic); the cached `poseidon2_tN()` getters run on the ark-ff
+//! [`crate::goldilocks::Goldilocks`], so ark users get ark types. Both give identical outputs.
 //!
 //! Every width is the reference's `POSEIDON2_GOLDILOCKS_{8,12,16,20}_PARAMS`
 //! (`plain_implementations/src/poseidon2/poseidon2_instance_goldilocks.rs`, HorizenLabs/poseidon2
@@ -22,12 +22,11 @@
 //! ```
 
 use super::tables::goldilocks as tables;
-use crate::goldilocks::{Goldilocks, GoldilocksFast};
 
 super::declare_instances! {
     field_name: "Goldilocks",
-    ct_field: GoldilocksFast,
-    field: Goldilocks,
+    ct_field: crate::goldilocks::GoldilocksFast,
+    field: crate::goldilocks::Goldilocks,
     d: 7,
     rounds_f: 8,
     widths: [
