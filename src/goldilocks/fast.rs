@@ -155,8 +155,7 @@ impl PrimeField for GoldilocksFast {
         (v < MODULUS).then_some(GoldilocksFast(v))
     }
 
-    /// Any length is accepted (Horner's rule mod p); inputs of at most 8 bytes are any `u64`,
-    /// which is already a valid value.
+    /// Any length is accepted (Horner's rule mod p, one byte at a time); the result is canonical.
     fn from_be_bytes_reduced(bytes: &[u8]) -> Self {
         let v = bytes.iter().fold(0u64, |acc, &b| {
             ((u128::from(acc) << 8 | u128::from(b)) % u128::from(MODULUS)) as u64
