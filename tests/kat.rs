@@ -31,3 +31,47 @@ fn bn254_t3_matches_reference_kat() {
     use fast_poseidon2::instances::bn254;
     check("bn254_t3", &bn254::ct::t3(), bn254::poseidon2_t3());
 }
+
+#[cfg(feature = "bls12-381")]
+#[test]
+fn bls12_381_t2_matches_reference_kat() {
+    use fast_poseidon2::instances::bls12_381;
+    check(
+        "bls12_381_t2",
+        &bls12_381::ct::t2(),
+        bls12_381::poseidon2_t2(),
+    );
+}
+
+#[cfg(feature = "bls12-381")]
+#[test]
+fn bls12_381_t3_matches_reference_kat() {
+    use fast_poseidon2::instances::bls12_381;
+    check(
+        "bls12_381_t3",
+        &bls12_381::ct::t3(),
+        bls12_381::poseidon2_t3(),
+    );
+}
+
+#[cfg(feature = "bls12-381")]
+#[test]
+fn bls12_381_t4_matches_reference_kat() {
+    use fast_poseidon2::instances::bls12_381;
+    check(
+        "bls12_381_t4",
+        &bls12_381::ct::t4(),
+        bls12_381::poseidon2_t4(),
+    );
+}
+
+#[cfg(feature = "bls12-381")]
+#[test]
+fn bls12_381_t8_matches_reference_kat() {
+    use fast_poseidon2::instances::bls12_381;
+    check(
+        "bls12_381_t8",
+        &bls12_381::ct::t8(),
+        bls12_381::poseidon2_t8(),
+    );
+}

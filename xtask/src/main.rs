@@ -110,25 +110,48 @@ fn limb_literal<F: PrimeField>(x: F, limbs: usize) -> String {
 }
 
 fn tables() -> Vec<(&'static str, String)> {
-    vec![(
-        "bn254.rs",
-        render::<ark_bn254::Fr>(
-            "BN254",
-            &[
-                spec(2, 5, 56, None),
-                spec(
-                    3,
-                    5,
-                    56,
-                    Some("poseidon2_instance_bn256.rs (POSEIDON2_BN256_PARAMS)"),
-                ),
-                spec(4, 5, 56, None),
-                spec(8, 5, 57, None),
-                spec(12, 5, 57, None),
-            ],
+    vec![
+        (
+            "bn254.rs",
+            render::<ark_bn254::Fr>(
+                "BN254",
+                &[
+                    spec(2, 5, 56, None),
+                    spec(
+                        3,
+                        5,
+                        56,
+                        Some("poseidon2_instance_bn256.rs (POSEIDON2_BN256_PARAMS)"),
+                    ),
+                    spec(4, 5, 56, None),
+                    spec(8, 5, 57, None),
+                    spec(12, 5, 57, None),
+                ],
+            ),
         ),
-    )]
+        (
+            "bls12_381.rs",
+            render::<ark_bls12_381::Fr>(
+                "BLS12-381",
+                &[
+                    spec(2, 5, 56, Some(BLS[0])),
+                    spec(3, 5, 56, Some(BLS[1])),
+                    spec(4, 5, 56, Some(BLS[2])),
+                    spec(8, 5, 57, Some(BLS[3])),
+                    spec(12, 5, 57, None),
+                ],
+            ),
+        ),
+    ]
 }
+
+/// The reference's BLS12-381 parameter sets, t = 2, 3, 4, 8.
+const BLS: [&str; 4] = [
+    "poseidon2_instance_bls12.rs (POSEIDON2_BLS_2_PARAMS)",
+    "poseidon2_instance_bls12.rs (POSEIDON2_BLS_3_PARAMS)",
+    "poseidon2_instance_bls12.rs (POSEIDON2_BLS_4_PARAMS)",
+    "poseidon2_instance_bls12.rs (POSEIDON2_BLS_8_PARAMS)",
+];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
