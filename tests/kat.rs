@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{hex_array, instance, vectors};
+use common::assert_kat;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::{Poseidon2, ct::Poseidon2Ct};
 
@@ -12,17 +12,7 @@ fn check<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const 
     ct: &Poseidon2Ct<F, T, RF, RP, D>,
     flexible: &Poseidon2<F>,
 ) {
-    let kats = vectors("kats.json");
-    let entry = instance(&kats, id);
-    let input: Vec<F> = hex_array(&entry["input"]["hex"]);
-    let expected: Vec<F> = hex_array(&entry["output"]["hex"]);
-    let state: [F; T] = input.clone().try_into().expect("width");
-    assert_eq!(ct.permutation(&state).to_vec(), expected, "{id}: ct path");
-    assert_eq!(
-        flexible.permutation(&input).unwrap(),
-        expected,
-        "{id}: flexible path"
-    );
+    assert_kat("kats.json", id, ct, flexible);
 }
 
 #[cfg(feature = "bn254")]

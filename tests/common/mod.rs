@@ -43,3 +43,27 @@ pub fn hex_array<F: PrimeField>(v: &Value) -> Vec<F> {
         .map(|x| from_hex(x.as_str().expect("str")))
         .collect()
 }
+
+pub mod babybear;
+pub mod textbook;
+
+/// Asserts that the `id` entry of the vector file `file` (layout of `kats.json`: `input.hex`,
+/// `output.hex`) is reproduced by both the const-generic and the runtime path.
+pub fn assert_kat<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+    file: &str,
+    id: &str,
+    ct: &fast_poseidon2::ct::Poseidon2Ct<F, T, RF, RP, D>,
+    flexible: &fast_poseidon2::Poseidon2<F>,
+) {
+    let vectors = vectors(file);
+    let entry = instance(&vectors, id);
+    let input: Vec<F> = hex_array(&entry["input"]["hex"]);
+    let expected: Vec<F> = hex_array(&entry["output"]["hex"]);
+    let state: [F; T] = input.clone().try_into().expect("width");
+    assert_eq!(ct.permutation(&state).to_vec(), expected, "{id}: ct path");
+    assert_eq!(
+        flexible.permutation(&input).unwrap(),
+        expected,
+        "{id}: flexible path"
+    );
+}
