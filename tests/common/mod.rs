@@ -67,3 +67,18 @@ pub fn assert_kat<F: PrimeField, const T: usize, const RF: usize, const RP: usiz
         "{id}: flexible path"
     );
 }
+
+/// The all-zero state, the all-`(p - 1)` state, then `count` states of uniformly random bytes
+/// reduced mod p, drawn from a `rand` 0.8 `StdRng` seeded with `seed` (so failures reproduce).
+pub fn random_states<F: PrimeField, const T: usize>(seed: u64, count: usize) -> Vec<[F; T]> {
+    use rand::{RngCore, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut random = || {
+        let mut bytes = vec![0u8; F::BYTES];
+        rng.fill_bytes(&mut bytes);
+        F::from_be_bytes_reduced(&bytes)
+    };
+    let mut states = vec![[F::ZERO; T], [F::ZERO.sub(F::ONE); T]];
+    states.extend((0..count).map(|_| core::array::from_fn(|_| random())));
+    states
+}
