@@ -82,34 +82,23 @@ fn from_decimal<F: PrimeField>(v: &Value) -> F {
         })
 }
 
-#[cfg(feature = "bn254")]
-#[test]
-fn bn254_t3_generation_reproduces_reference_constants() {
-    assert_generation_reproduces::<ark_bn254::Fr>("bn254_t3");
+/// One test per `instances.json` entry we can generate: `feature, test name: field, id`.
+macro_rules! generation_reproduces_reference {
+    ($($feature:literal, $name:ident: $field:ty, $id:literal;)*) => {$(
+        #[cfg(feature = $feature)]
+        #[test]
+        fn $name() {
+            assert_generation_reproduces::<$field>($id);
+        }
+    )*};
 }
 
-#[cfg(feature = "bls12-381")]
-#[test]
-fn bls12_381_t2_generation_reproduces_reference_constants() {
-    assert_generation_reproduces::<ark_bls12_381::Fr>("bls12_381_t2");
-}
-
-#[cfg(feature = "bls12-381")]
-#[test]
-fn bls12_381_t3_generation_reproduces_reference_constants() {
-    assert_generation_reproduces::<ark_bls12_381::Fr>("bls12_381_t3");
-}
-
-#[cfg(feature = "bls12-381")]
-#[test]
-fn bls12_381_t4_generation_reproduces_reference_constants() {
-    assert_generation_reproduces::<ark_bls12_381::Fr>("bls12_381_t4");
-}
-
-#[cfg(feature = "bls12-381")]
-#[test]
-fn bls12_381_t8_generation_reproduces_reference_constants() {
-    assert_generation_reproduces::<ark_bls12_381::Fr>("bls12_381_t8");
+generation_reproduces_reference! {
+    "bn254", bn254_t3_generation_reproduces_reference_constants: ark_bn254::Fr, "bn254_t3";
+    "bls12-381", bls12_381_t2_generation_reproduces_reference_constants: ark_bls12_381::Fr, "bls12_381_t2";
+    "bls12-381", bls12_381_t3_generation_reproduces_reference_constants: ark_bls12_381::Fr, "bls12_381_t3";
+    "bls12-381", bls12_381_t4_generation_reproduces_reference_constants: ark_bls12_381::Fr, "bls12_381_t4";
+    "bls12-381", bls12_381_t8_generation_reproduces_reference_constants: ark_bls12_381::Fr, "bls12_381_t8";
 }
 
 /// A 31-bit field: the diagonal is accepted only after 18 rejected Grain draws for t = 16, so

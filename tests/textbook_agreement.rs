@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{random_states, textbook};
+use common::{assert_both_paths, random_states, textbook};
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::{Poseidon2, ct::Poseidon2Ct};
 
@@ -15,16 +15,7 @@ fn assert_agree<F: PrimeField, const T: usize, const RF: usize, const RP: usize,
 ) {
     for state in random_states::<F, T>(0x7465_7874_626f_6f6b, 100) {
         let expected = textbook::permutation(flexible.params(), &state);
-        assert_eq!(
-            ct.permutation(&state).to_vec(),
-            expected,
-            "ct path on {state:?}"
-        );
-        assert_eq!(
-            flexible.permutation(&state).unwrap(),
-            expected,
-            "flexible path on {state:?}"
-        );
+        assert_both_paths(ct, flexible, &state, &expected, &format!("{state:?}"));
     }
 }
 

@@ -7,7 +7,7 @@
 mod common;
 
 use ark_ff_04::{BigInteger, PrimeField as ReferenceField};
-use common::random_states;
+use common::{assert_both_paths, random_states};
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::{Poseidon2, Poseidon2Params, ct::Poseidon2Ct};
 use std::sync::Arc;
@@ -87,16 +87,7 @@ fn assert_paths_agree<
             .iter()
             .map(from_reference::<F, G>)
             .collect();
-        assert_eq!(
-            ct.permutation(&state).to_vec(),
-            expected,
-            "ct path on {state:?}"
-        );
-        assert_eq!(
-            flexible.permutation(&state).unwrap(),
-            expected,
-            "flexible path on {state:?}"
-        );
+        assert_both_paths(ct, flexible, &state, &expected, &format!("{state:?}"));
     }
 }
 
