@@ -42,17 +42,20 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod bytes;
 pub mod ct;
 mod error;
 pub mod field;
 pub mod instances;
 mod linear;
+pub mod modes;
 pub mod params;
 mod permutation;
 #[cfg(feature = "alloc")]
 mod poseidon2;
 pub mod security;
 
+pub use bytes::{Endianness, MAX_BYTE_INPUTS};
 pub use error::Error;
 pub use params::MAX_WIDTH;
 #[cfg(feature = "alloc")]

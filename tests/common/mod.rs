@@ -43,3 +43,70 @@ pub fn hex_array<F: PrimeField>(v: &Value) -> Vec<F> {
         .map(|x| from_hex(x.as_str().expect("str")))
         .collect()
 }
+
+/// The same element in another field type with the same modulus (e.g. `GoldilocksFast` and
+/// the ark `Goldilocks`), through the canonical big-endian encoding.
+pub fn convert<A: PrimeField, B: PrimeField>(x: A) -> B {
+    let mut buf = vec![0u8; A::BYTES];
+    x.write_canonical_be_bytes(&mut buf);
+    B::from_canonical_be_bytes(&buf).expect("same modulus")
+}
+
+/// The modulus `p`, big-endian, `F::BYTES` long.
+pub fn modulus_be<F: PrimeField>() -> Vec<u8> {
+    let mut p = vec![0u8; F::BYTES];
+    F::write_modulus_be(&mut p);
+    p
+}
+
+/// True when the canonical encoding of `x` is below `p` (compared as big-endian integers).
+pub fn is_canonical<F: PrimeField>(x: F) -> bool {
+    let mut buf = vec![0u8; F::BYTES];
+    x.write_canonical_be_bytes(&mut buf);
+    buf < modulus_be::<F>()
+}
+
+/// Invokes `$m!(name, t, ct_constructor_expr, cached_flexible_expr)` once per shipped instance.
+///
+/// INTEGRATOR: this is the one list of instances the mode tests (`tests/modes_*.rs`,
+/// `tests/no_alloc.rs`) run on; add the BLS12-381 and Goldilocks instances here, one line each.
+#[macro_export]
+macro_rules! for_each_instance {
+    ($m:ident) => {
+        #[cfg(feature = "bn254")]
+        $m!(
+            bn254_t2,
+            2,
+            fast_poseidon2::instances::bn254::ct::t2(),
+            fast_poseidon2::instances::bn254::poseidon2_t2()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            bn254_t3,
+            3,
+            fast_poseidon2::instances::bn254::ct::t3(),
+            fast_poseidon2::instances::bn254::poseidon2_t3()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            bn254_t4,
+            4,
+            fast_poseidon2::instances::bn254::ct::t4(),
+            fast_poseidon2::instances::bn254::poseidon2_t4()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            bn254_t8,
+            8,
+            fast_poseidon2::instances::bn254::ct::t8(),
+            fast_poseidon2::instances::bn254::poseidon2_t8()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            bn254_t12,
+            12,
+            fast_poseidon2::instances::bn254::ct::t12(),
+            fast_poseidon2::instances::bn254::poseidon2_t12()
+        );
+    };
+}
