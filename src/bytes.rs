@@ -86,7 +86,7 @@ where
     let bytes = const {
         let bytes = <P::Field as PrimeField>::BYTES;
         assert!(
-            bytes >= 1 && bytes <= BYTE_OUTPUT_LEN && BYTE_OUTPUT_LEN % bytes == 0,
+            bytes >= 1 && bytes <= BYTE_OUTPUT_LEN && BYTE_OUTPUT_LEN.is_multiple_of(bytes),
             "the byte API needs a field whose encoding length divides 32"
         );
         bytes

@@ -83,7 +83,7 @@ fn check_no_allocations<
     let pair: [F; N] = ct_pair.map(convert);
     let inputs: [F; 5] = core::array::from_fn(|i| F::from_u64(i as u64 + 1));
     let ct_inputs: [C; 5] = inputs.map(convert);
-    let bytes = vec![[0u8; 32]; 3];
+    let bytes = [[0u8; 32]; 3];
     let byte_inputs: [&[u8]; 3] = core::array::from_fn(|i| &bytes[i][..C::BYTES]);
 
     let checks: [(&str, &dyn Fn()); 11] = [

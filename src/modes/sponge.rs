@@ -121,7 +121,7 @@ impl<'a, P: Permutation> Sponge<'a, P> {
             let lane = &mut self.state.as_mut()[self.absorbed % self.rate];
             *lane = lane.add(x);
             self.absorbed += 1;
-            if self.absorbed % self.rate == 0 || self.absorbed == self.input_len {
+            if self.absorbed.is_multiple_of(self.rate) || self.absorbed == self.input_len {
                 self.perm.permute_state(&mut self.state);
             }
         }
