@@ -184,9 +184,8 @@ fn hash_into<P: Permutation>(
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
-    /// Hashes `inputs` to `OUT` elements with rate `RATE` (construction and `# Security`: see
-    /// [`Sponge`]). `RATE` outside `1..T` or `OUT == 0` is a compile-time error. Never
-    /// allocates.
+    /// Hashes `inputs` to `OUT` elements with rate `RATE` (construction: see [`Sponge`]).
+    /// `RATE` outside `1..T` or `OUT == 0` is a compile-time error. Never allocates.
     ///
     /// ```
     /// # #[cfg(feature = "bn254")] {
@@ -199,6 +198,10 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// assert_eq!(h, Fr::from_str(noir).unwrap());
     /// # }
     /// ```
+    ///
+    /// # Security
+    /// Fixed-length hashing: input length, output count and element order are bound; the rate
+    /// is not. Details in [`Sponge`].
     ///
     /// # Errors
     /// [`Error::EmptyInput`] if `inputs` is empty.
@@ -217,8 +220,12 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         Ok(out)
     }
 
-    /// Hashes `inputs` into `out.len()` elements with rate `rate` (construction and
-    /// `# Security`: see [`Sponge`]). Never allocates.
+    /// Hashes `inputs` into `out.len()` elements with rate `rate` (construction: see
+    /// [`Sponge`]). Never allocates.
+    ///
+    /// # Security
+    /// Fixed-length hashing: input length, output count and element order are bound; the rate
+    /// is not. Details in [`Sponge`].
     ///
     /// # Errors
     /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InvalidRate`] unless
@@ -230,8 +237,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
 
 #[cfg(feature = "alloc")]
 impl<F: Field> crate::Poseidon2<F> {
-    /// Hashes `inputs` to `out` elements with rate `rate` (construction and `# Security`: see
-    /// [`Sponge`]).
+    /// Hashes `inputs` to `out` elements with rate `rate` (construction: see [`Sponge`]).
     ///
     /// ```
     /// # #[cfg(all(feature = "bn254", feature = "std"))] {
@@ -243,6 +249,10 @@ impl<F: Field> crate::Poseidon2<F> {
     /// assert_eq!(perm.hash(&[], 3, 1), Err(Error::EmptyInput));
     /// # }
     /// ```
+    ///
+    /// # Security
+    /// Fixed-length hashing: input length, output count and element order are bound; the rate
+    /// is not. Details in [`Sponge`].
     ///
     /// # Errors
     /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InvalidRate`] unless
@@ -260,8 +270,12 @@ impl<F: Field> crate::Poseidon2<F> {
         Ok(output)
     }
 
-    /// Hashes `inputs` into `out.len()` elements with rate `rate` (construction and
-    /// `# Security`: see [`Sponge`]). Never allocates.
+    /// Hashes `inputs` into `out.len()` elements with rate `rate` (construction: see
+    /// [`Sponge`]). Never allocates.
+    ///
+    /// # Security
+    /// Fixed-length hashing: input length, output count and element order are bound; the rate
+    /// is not. Details in [`Sponge`].
     ///
     /// # Errors
     /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InvalidRate`] unless
