@@ -334,6 +334,24 @@ macro_rules! sponge_tests {
 
             proptest! {
                 #[test]
+                fn appending_a_zero_changes_the_hash(x in any::<u64>(), rate_pick in 0usize..64) {
+                    let flexible = $flexible;
+                    let rate = 1 + rate_pick % (flexible.width() - 1);
+                    let x = PrimeField::from_be_bytes_reduced(&x.to_be_bytes());
+                    let zero = PrimeField::from_be_bytes_reduced(&[]);
+                    prop_assert_ne!(flexible.hash(&[x], rate, 1), flexible.hash(&[x, zero], rate, 1));
+                }
+
+                #[test]
+                fn swapping_the_two_rate_2_blocks_changes_the_hash(seed in any::<[u64; 4]>()) {
+                    let flexible = $flexible;
+                    if $t > 2 {
+                        let [a, b, c, d] = seed.map(|v| PrimeField::from_be_bytes_reduced(&v.to_be_bytes()));
+                        prop_assert_ne!(flexible.hash(&[a, b, c, d], 2, 1), flexible.hash(&[c, d, a, b], 2, 1));
+                    }
+                }
+
+                #[test]
                 fn streaming_in_any_split_equals_one_shot_and_the_naive_construction(
                     seed in proptest::collection::vec(any::<u64>(), 1..20),
                     rate_pick in 0usize..64,

@@ -25,6 +25,14 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// assert_eq!(parent, perm.permutation(&[1u64.into(), 2u64.into(), Fr::from(0u64)])[0]);
     /// # }
     /// ```
+    ///
+    /// Three inputs on a width-3 permutation do not compile:
+    ///
+    /// ```compile_fail
+    /// use ark_bn254::Fr;
+    /// let x = Fr::from(1u64);
+    /// fast_poseidon2::instances::bn254::ct::t3().compress(&[x, x, x]);
+    /// ```
     #[inline]
     pub fn compress<const N: usize>(&self, inputs: &[F; N]) -> F {
         const { assert!(N + 1 == T, "compress takes exactly T - 1 inputs") };

@@ -199,6 +199,13 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// # }
     /// ```
     ///
+    /// A rate leaving no capacity does not compile:
+    ///
+    /// ```compile_fail
+    /// use ark_bn254::Fr;
+    /// fast_poseidon2::instances::bn254::ct::t4().hash::<4, 1>(&[Fr::from(1u64)]);
+    /// ```
+    ///
     /// # Security
     /// Fixed-length hashing: input length, output count and element order are bound; the rate
     /// is not. Details in [`Sponge`].
