@@ -34,7 +34,8 @@
 //! Without default features the crate is `no_std` and offers the field traits and
 //! [`ct::Poseidon2Ct`].
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
@@ -42,6 +43,10 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// The one module allowed `unsafe`: SIMD kernels entered after run-time CPU detection.
+#[allow(unsafe_code)]
+mod backend;
+mod batch;
 pub mod ct;
 mod error;
 pub mod field;
@@ -53,6 +58,7 @@ mod permutation;
 mod poseidon2;
 pub mod security;
 
+pub use backend::{BatchBackend, batch_backend};
 pub use error::Error;
 pub use params::MAX_WIDTH;
 #[cfg(feature = "alloc")]

@@ -30,6 +30,21 @@ impl<P: FpConfig<N>, const N: usize> Field for Fp<P, N> {
     fn mul(self, rhs: Self) -> Self {
         self * rhs
     }
+
+    // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
+    // backend re-checks this at run time (`ONE` must be `2^256 mod p`) before trusting it.
+    fn montgomery_256_modulus() -> Option<[u64; 4]> {
+        P::MODULUS.0.as_slice().try_into().ok()
+    }
+    #[inline(always)]
+    fn to_montgomery_256(self) -> Option<[u64; 4]> {
+        self.0.0.as_slice().try_into().ok()
+    }
+    #[inline(always)]
+    fn from_montgomery_256(limbs: [u64; 4]) -> Option<Self> {
+        let limbs: [u64; N] = limbs.as_slice().try_into().ok()?;
+        Some(Fp(BigInt(limbs), core::marker::PhantomData))
+    }
 }
 
 impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
