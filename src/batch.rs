@@ -123,7 +123,7 @@ impl<F: Field> Poseidon2<F> {
     /// permuted then.
     pub fn permute_batch(&self, states: &mut [F]) -> Result<(), Error> {
         let t = self.width();
-        if states.len() % t != 0 {
+        if !states.len().is_multiple_of(t) {
             return Err(Error::InvalidBatchLength {
                 len: states.len(),
                 width: t,
@@ -153,7 +153,7 @@ impl<F: Field> Poseidon2<F> {
     /// multiple of `t - 1`.
     pub fn compress_batch(&self, inputs: &[F]) -> Result<Vec<F>, Error> {
         let arity = self.width() - 1;
-        if inputs.len() % arity != 0 {
+        if !inputs.len().is_multiple_of(arity) {
             return Err(Error::InvalidBatchLength {
                 len: inputs.len(),
                 width: arity,

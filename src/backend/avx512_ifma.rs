@@ -387,10 +387,11 @@ fn reduce<const N: usize>(a: &[Fe; N], v: &Vecs) -> [Fe; N] {
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 fn canonical(a: &Fe, v: &Vecs) -> Fe {
-    let mut d = [v.zero; LIMBS];
-    for j in 0..LIMBS {
-        d[j] = _mm512_sub_epi64(a.0[j], v.p[j]);
+    let mut d = a.0;
+    for (d, &p) in d.iter_mut().zip(&v.p) {
+        *d = _mm512_sub_epi64(*d, p);
     }
+    // Signed borrows: limbs 0..=3 back in [0, 2^52), the sign lands in limb 4.
     for j in 0..LIMBS - 1 {
         d[j + 1] = _mm512_add_epi64(d[j + 1], _mm512_srai_epi64::<52>(d[j]));
         d[j] = _mm512_and_si512(d[j], v.mask);
@@ -398,8 +399,8 @@ fn canonical(a: &Fe, v: &Vecs) -> Fe {
     // a - p < 0 exactly when the top limb went negative: keep a there.
     let negative = _mm512_cmplt_epi64_mask(d[LIMBS - 1], v.zero);
     let mut out = *a;
-    for j in 0..LIMBS {
-        out.0[j] = _mm512_mask_blend_epi64(negative, d[j], a.0[j]);
+    for (o, d) in out.0.iter_mut().zip(d) {
+        *o = _mm512_mask_blend_epi64(negative, d, *o);
     }
     out
 }
