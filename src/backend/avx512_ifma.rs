@@ -601,3 +601,154 @@ fn full_round<const D: u64>(x: &mut States, constants: &[[u64; LIMBS]], v: &Vecs
         external_layer(&mut g[..t]);
     }
 }
+
+#[cfg(all(test, feature = "bn254", feature = "bls12-381"))]
+mod tests {
+    //! The kernel's building blocks at the edges of their documented input ranges, on both
+    //! moduli, against ark's scalar arithmetic.
+    use super::*;
+    use ark_ff::{Field as ArkField, PrimeField as ArkPrimeField};
+
+    /// Whether to run; says so when the CPU lacks the backend.
+    fn cpu_ok() -> bool {
+        let ok = cpu_has_ifma();
+        if !ok {
+            std::eprintln!("NOTE: CPU lacks AVX-512 IFMA: kernel unit tests skipped");
+        }
+        ok
+    }
+
+    /// The integer `sum limbs[j] 2^(52 j)` reduced mod p, as an ark element.
+    fn integer_mod_p<F: ArkPrimeField>(limbs: &[u64; LIMBS]) -> F {
+        let two52 = F::from(1u64 << 52);
+        limbs
+            .iter()
+            .rev()
+            .fold(F::from(0u64), |acc, &l| acc * two52 + F::from(l))
+    }
+
+    /// The integer of normalized limbs, as four 64-bit words (it must be below 2^256).
+    fn words(limbs: &[u64; LIMBS]) -> [u64; 4] {
+        [
+            limbs[0] | (limbs[1] << 52),
+            (limbs[1] >> 12) | (limbs[2] << 40),
+            (limbs[2] >> 24) | (limbs[3] << 28),
+            (limbs[3] >> 36) | (limbs[4] << 16),
+        ]
+    }
+
+    /// Runs `op` on vectors whose 8 lanes all hold `a` (and `b`), returning lane 0 (after
+    /// checking all lanes agree).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn run(m: &Modulus, a: &[u64; LIMBS], b: &[u64; LIMBS], op: Op) -> [u64; LIMBS] {
+        let v = Vecs::new(m);
+        let (a, b) = (broadcast(a), broadcast(b));
+        let r = match op {
+            Op::Reduce => reduce(&[a], &v)[0],
+            Op::Mul => mont_mul(&[a], &[b], &v)[0],
+            Op::Square => mont_square(&[a], &v)[0],
+            Op::Canonical => canonical(&a, &v),
+        };
+        let mut lanes = [[0u64; LANES]; LIMBS];
+        for (l, r) in lanes.iter_mut().zip(r.0) {
+            // SAFETY: `l` is 8 u64, exactly the 64 bytes an unaligned 512-bit store writes.
+            unsafe { _mm512_storeu_epi64(l.as_mut_ptr().cast(), r) };
+        }
+        for l in &lanes {
+            assert!(l.iter().all(|&x| x == l[0]));
+        }
+        core::array::from_fn(|j| lanes[j][0])
+    }
+
+    /// The building block under test.
+    #[derive(Clone, Copy)]
+    enum Op {
+        Reduce,
+        Mul,
+        Square,
+        Canonical,
+    }
+
+    /// `2p - 1` in 52-bit limbs: the largest value every multiplication input may take.
+    fn two_p_minus_one(m: &Modulus) -> [u64; LIMBS] {
+        let mut limbs = m.p;
+        for l in limbs.iter_mut() {
+            *l <<= 1;
+        }
+        limbs[0] -= 1;
+        let mut out = [0; LIMBS];
+        let mut carry = 0;
+        for (o, l) in out.iter_mut().zip(limbs) {
+            let x = l + carry;
+            *o = x & MASK52;
+            carry = x >> 52;
+        }
+        out[LIMBS - 1] += carry << 52;
+        out
+    }
+
+    fn is_below_2p(r: &[u64; LIMBS], m: &Modulus) -> bool {
+        let w = words(r);
+        let two_p = words(&two_p_minus_one(m));
+        r.iter().all(|&l| l <= MASK52) && w.iter().rev().le(two_p.iter().rev())
+    }
+
+    fn check_field<F: ArkPrimeField + Field>() {
+        let m = Modulus::of::<F>().expect("supported modulus");
+        let r_inv = ArkField::inverse(&ArkField::pow(&F::from(2u64), [260])).unwrap();
+
+        // reduce: the largest documented input, limbs 2^62 - 1 and value below 2^268.
+        let big = [
+            (1 << 62) - 1,
+            (1 << 62) - 1,
+            (1 << 62) - 1,
+            (1 << 62) - 1,
+            (1 << 60) - 1,
+        ];
+        // SAFETY: `cpu_ok()` confirmed the features `run` enables.
+        let r = unsafe { run(&m, &big, &big, Op::Reduce) };
+        assert!(is_below_2p(&r, &m), "reduce output below 2p and normalized");
+        assert_eq!(integer_mod_p::<F>(&r), integer_mod_p::<F>(&big));
+
+        // mont_mul and mont_square: both inputs 2p - 1.
+        let top = two_p_minus_one(&m);
+        let top_mod_p = integer_mod_p::<F>(&top);
+        let expected = top_mod_p * top_mod_p * r_inv;
+        for op in [Op::Mul, Op::Square] {
+            // SAFETY: `cpu_ok()` confirmed the features `run` enables.
+            let r = unsafe { run(&m, &top, &top, op) };
+            assert!(is_below_2p(&r, &m), "product below 2p and normalized");
+            assert_eq!(integer_mod_p::<F>(&r), expected);
+        }
+
+        // canonical: 2p - 1 -> p - 1, p -> 0, p - 1 stays.
+        let p_minus_one = {
+            let mut l = m.p;
+            l[0] -= 1;
+            l
+        };
+        for (input, want) in [
+            (top, p_minus_one),
+            (m.p, [0; LIMBS]),
+            (p_minus_one, p_minus_one),
+        ] {
+            // SAFETY: `cpu_ok()` confirmed the features `run` enables.
+            let r = unsafe { run(&m, &input, &input, Op::Canonical) };
+            assert_eq!(r, want);
+        }
+    }
+
+    #[test]
+    fn bn254_building_blocks_hold_their_bounds_at_the_extremes() {
+        if cpu_ok() {
+            check_field::<ark_bn254::Fr>();
+        }
+    }
+
+    #[test]
+    fn bls12_381_building_blocks_hold_their_bounds_at_the_extremes() {
+        if cpu_ok() {
+            check_field::<ark_bls12_381::Fr>();
+        }
+    }
+}
