@@ -2,6 +2,9 @@
 //! and with `permute_batch` (the run-time chosen backend, printed first). Throughput is in
 //! permutations, so criterion's per-element times compare directly.
 //!
+//! The Merkle group compares one thread with all of rayon's threads; without the `parallel`
+//! feature both rows are single-threaded.
+//!
 //! `cargo bench --bench batch` (add `RUSTFLAGS="-C target-cpu=native"` for ark's MULX/ADX scalar
 //! arithmetic; the batch backend needs no flags).
 
@@ -46,5 +49,28 @@ fn batch(c: &mut Criterion) {
     bench_width!(c, "bn254_t12", bn254::ct::t12, 12);
 }
 
-criterion_group!(benches, batch);
+/// `merkle_root` over `2^16` BN254 leaves (t = 3): on one thread, and with the `parallel`
+/// feature on rayon's global pool (all cores) for the speed-up.
+fn merkle(c: &mut Criterion) {
+    const LEAVES: usize = 1 << 16;
+    let perm = bn254::ct::t3();
+    let leaves: Vec<ark_bn254::Fr> = (0..LEAVES as u64).map(Into::into).collect();
+    let mut group = c.benchmark_group("bn254_t3_merkle_root");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(LEAVES as u64 - 1));
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    group.bench_function(BenchmarkId::new("1_thread", LEAVES), |b| {
+        b.iter(|| one_thread.install(|| perm.merkle_root(black_box(&leaves))))
+    });
+    group.bench_function(
+        BenchmarkId::new(format!("{}_threads", rayon::current_num_threads()), LEAVES),
+        |b| b.iter(|| perm.merkle_root(black_box(&leaves))),
+    );
+    group.finish();
+}
+
+criterion_group!(benches, batch, merkle);
 criterion_main!(benches);
