@@ -26,8 +26,27 @@
 //! # }
 //! ```
 //!
+//! # Batches
+//! `permute_batch` (both types), `compress_batch` and `merkle_root` hash many independent states
+//! at once. With `std` on x86_64 a CPU with AVX-512 IFMA runs BN254 and BLS12-381 batches 8
+//! states per vector, chosen at run time without build flags ([`batch_backend`] says which path
+//! runs); everything else takes the portable scalar path, with identical output.
+//! `RUSTFLAGS="--cfg fast_poseidon2_force_portable"` forces the portable path (testing).
+//!
+//! ```
+//! # #[cfg(all(feature = "bn254", feature = "std"))] {
+//! use fast_poseidon2::instances::bn254;
+//! let perm = bn254::ct::t3();
+//! let mut states = vec![[ark_bn254::Fr::from(1u64); 3]; 20];
+//! perm.permute_batch(&mut states);
+//! assert_eq!(states[19], perm.permutation(&[ark_bn254::Fr::from(1u64); 3]));
+//! # }
+//! ```
+//!
 //! # Cargo features
-//! - `std` (default): cached instance getters `poseidon2_tN()`; implies `alloc`.
+//! - `std` (default): cached instance getters `poseidon2_tN()`, run-time CPU detection for the
+//!   SIMD batch backend; implies `alloc`.
+//! - `parallel`: batches split across threads with rayon; implies `std`.
 //! - `alloc`: [`Poseidon2`], [`Poseidon2Params`] and generation.
 //! - `bn254`, `bls12-381`, `goldilocks` (default): the shipped instances of each field.
 //!

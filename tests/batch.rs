@@ -208,3 +208,23 @@ fn compress_batch_rejects_a_ragged_input() {
         Err(Error::InvalidBatchLength { len: 3, width: 2 })
     );
 }
+
+/// Another S-box chain (`x^7`) through the batch path, on runtime instances generated for it.
+#[test]
+fn runtime_batch_equals_scalar_for_sbox_degree_seven() {
+    fn check<F: PrimeField>(d: u64, t: usize) {
+        let perm = Poseidon2::new(Poseidon2Params::<F>::generate(t, d, 8, 12).expect("params"));
+        let mut rng = StdRng::seed_from_u64(d);
+        let input: Vec<F> = (0..17 * t).map(|_| random(&mut rng)).collect();
+        let mut batch = input.clone();
+        perm.permute_batch(&mut batch).unwrap();
+        for (got, x) in batch.chunks_exact(t).zip(input.chunks_exact(t)) {
+            assert_eq!(got, perm.permutation(x).unwrap(), "d = {d}, t = {t}");
+        }
+    }
+    // 3 and 11 divide p - 1 for both fields: only x^7 is another permutation here.
+    for t in [3, 4] {
+        check::<ark_bn254::Fr>(7, t);
+        check::<ark_bls12_381::Fr>(7, t);
+    }
+}
