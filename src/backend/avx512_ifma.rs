@@ -4,9 +4,9 @@
 //! # Representation
 //! A vector [`Fe`] holds 8 field elements, lane `l` belonging to state `l` of a group of 8
 //! states. Each element is `y = x * 2^260 mod p` (Montgomery form with `R = 2^260`) written as
-//! five limbs `y = sum_j y_j 2^(52 j)` in the 64-bit lanes of five `__m512i`. `GROUPS` = 2 groups
-//! (16 states) run interleaved: every arithmetic step below loops over the groups innermost, so
-//! the two groups' independent instruction chains alternate.
+//! five limbs `y = sum_j y_j 2^(52 j)` in the 64-bit lanes of five `__m512i`. `GROUPS` = 2
+//! groups (16 states; a last odd group runs alone) run interleaved: every arithmetic step below
+//! loops over the groups innermost, so the two groups' independent instruction chains alternate.
 //!
 //! A value is *normalized* when every limb is `< 2^52` (so `y < 2^260`); only normalized values
 //! enter a multiplication, because `vpmadd52luq/huq` read the low 52 bits of their factors.
@@ -434,24 +434,24 @@ fn add_constant_reduce<const N: usize>(x: &[Fe; N], c: &[u64; LIMBS], v: &Vecs) 
     reduce(&sum, v)
 }
 
-/// Groups of one width's states: `[group][element]`, elements past `t` unused.
-type States = [[Fe; MAX_WIDTH]; GROUPS];
+/// `G` groups of one width's states: `[group][element]`, elements past `t` unused.
+type States<const G: usize> = [[Fe; MAX_WIDTH]; G];
 
-/// Element `i` of every group, as the `N = GROUPS` operand of the arithmetic above.
+/// Element `i` of every group, as the `N = G` operand of the arithmetic above.
 #[inline(always)]
-fn column(x: &States, i: usize) -> [Fe; GROUPS] {
+fn column<const G: usize>(x: &States<G>, i: usize) -> [Fe; G] {
     core::array::from_fn(|g| x[g][i])
 }
 
 #[inline(always)]
-fn set_column(x: &mut States, i: usize, col: [Fe; GROUPS]) {
+fn set_column<const G: usize>(x: &mut States<G>, i: usize, col: [Fe; G]) {
     for (g, c) in x.iter_mut().zip(col) {
         g[i] = c;
     }
 }
 
 /// Permutes `states` (a whole number of groups of 8 states of width `t`) in place, `GROUPS`
-/// groups at a time; a last odd group runs alongside a copy of itself.
+/// groups at a time, then a last odd group alone.
 ///
 /// # Safety
 /// The CPU must support avx512f, avx512dq and avx512ifma.
@@ -459,19 +459,33 @@ fn set_column(x: &mut States, i: usize, col: [Fe; GROUPS]) {
 unsafe fn permute_all<F: Field, const D: u64>(states: &mut [F], t: usize, k: &Kernel) {
     let v = Vecs::new(&k.modulus);
     let group = LANES * t;
-    let mut chunks = states.chunks_mut(GROUPS * group);
-    for chunk in &mut chunks {
-        let groups = chunk.len() / group;
-        let mut x: States = [[Fe([v.zero; LIMBS]); MAX_WIDTH]; GROUPS];
-        for (g, xg) in x.iter_mut().enumerate() {
-            // A lone last group is loaded twice and stored once.
-            let g = g.min(groups - 1);
-            load(&mut xg[..t], &chunk[g * group..(g + 1) * group], &v);
-        }
-        permute_groups::<D>(&mut x, t, k, &v);
-        for (g, xg) in x.iter().enumerate().take(groups) {
-            store(&xg[..t], &mut chunk[g * group..(g + 1) * group], &v);
-        }
+    let mut pairs = states.chunks_exact_mut(GROUPS * group);
+    for chunk in &mut pairs {
+        permute_chunk::<F, D, GROUPS>(chunk, t, k, &v);
+    }
+    let rest = pairs.into_remainder();
+    if !rest.is_empty() {
+        permute_chunk::<F, D, 1>(rest, t, k, &v);
+    }
+}
+
+/// Loads `G` groups of 8 states (`chunk`, flat), permutes them interleaved, stores them back.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn permute_chunk<F: Field, const D: u64, const G: usize>(
+    chunk: &mut [F],
+    t: usize,
+    k: &Kernel,
+    v: &Vecs,
+) {
+    let group = LANES * t;
+    let mut x: States<G> = [[Fe([v.zero; LIMBS]); MAX_WIDTH]; G];
+    for (xg, states) in x.iter_mut().zip(chunk.chunks_exact(group)) {
+        load(&mut xg[..t], states, v);
+    }
+    permute_groups::<D, G>(&mut x, t, k, v);
+    for (xg, states) in x.iter().zip(chunk.chunks_exact_mut(group)) {
+        store(&xg[..t], states, v);
     }
 }
 
@@ -554,17 +568,17 @@ fn store<F: Field>(x: &[Fe], states: &mut [F], v: &Vecs) {
 /// module docs).
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn permute_groups<const D: u64>(x: &mut States, t: usize, k: &Kernel, v: &Vecs) {
+fn permute_groups<const D: u64, const G: usize>(x: &mut States<G>, t: usize, k: &Kernel, v: &Vecs) {
     let (first, last) = k.external.split_at(k.external.len() / 2);
     for g in x.iter_mut() {
         external_layer(&mut g[..t]);
     }
     for constants in first.chunks_exact(t) {
-        full_round::<D>(x, constants, v);
+        full_round::<D, G>(x, constants, v);
     }
     for c in &k.internal {
         let x0 = add_constant_reduce(&column(x, 0), c, v);
-        set_column(x, 0, sbox::<D, GROUPS>(&x0, v));
+        set_column(x, 0, sbox::<D, G>(&x0, v));
         for i in 1..t {
             set_column(x, i, reduce(&column(x, i), v));
         }
@@ -573,9 +587,9 @@ fn permute_groups<const D: u64>(x: &mut States, t: usize, k: &Kernel, v: &Vecs) 
                 internal_layer_fixed(&mut g[..t]);
             }
         } else {
-            let sums: [Fe; GROUPS] = core::array::from_fn(|g| sum(&x[g][..t]));
+            let sums: [Fe; G] = core::array::from_fn(|g| sum(&x[g][..t]));
             for (i, m) in k.diag_m1.iter().enumerate() {
-                let mut y = mont_mul(&column(x, i), &[broadcast(m); GROUPS], v);
+                let mut y = mont_mul(&column(x, i), &[broadcast(m); G], v);
                 for (y, &s) in y.iter_mut().zip(&sums) {
                     *y = y.add(s);
                 }
@@ -584,18 +598,22 @@ fn permute_groups<const D: u64>(x: &mut States, t: usize, k: &Kernel, v: &Vecs) 
         }
     }
     for constants in last.chunks_exact(t) {
-        full_round::<D>(x, constants, v);
+        full_round::<D, G>(x, constants, v);
     }
 }
 
 /// One full round: `x_i <- sbox(reduce(x_i + c_i))` for every element, then `M_E`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn full_round<const D: u64>(x: &mut States, constants: &[[u64; LIMBS]], v: &Vecs) {
+fn full_round<const D: u64, const G: usize>(
+    x: &mut States<G>,
+    constants: &[[u64; LIMBS]],
+    v: &Vecs,
+) {
     let t = constants.len();
     for (i, c) in constants.iter().enumerate() {
         let y = add_constant_reduce(&column(x, i), c, v);
-        set_column(x, i, sbox::<D, GROUPS>(&y, v));
+        set_column(x, i, sbox::<D, G>(&y, v));
     }
     for g in x.iter_mut() {
         external_layer(&mut g[..t]);
