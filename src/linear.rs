@@ -14,8 +14,9 @@
 
 use crate::field::Field;
 
-/// What the external layer needs: addition and doubling. Every [`Field`] has them; a SIMD batch
-/// backend implements it for a vector of field elements, so both run this one layer code.
+/// What the external layer and the fixed t = 2, 3 internal layers need: addition and doubling.
+/// Every [`Field`] has them; a SIMD batch backend implements it for a vector of field elements,
+/// so both run this one layer code.
 pub(crate) trait LinearOps: Copy {
     /// `self + rhs` (a backend may leave the result lazily reduced).
     fn add(self, rhs: Self) -> Self;
