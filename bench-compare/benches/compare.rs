@@ -379,7 +379,8 @@ fn goldilocks_rows<'a>() -> Vec<Row<'a>> {
         POSEIDON2_GOLDILOCKS_16_PARAMS, POSEIDON2_GOLDILOCKS_20_PARAMS,
     };
     const P3: &str = "Plonky3 instance (own constants, own M4): different instance";
-    const OWN: &str = "own t=12 instance (own constants, cheaper matrix): different instance";
+    const OWN: &str =
+        "own t=12 instance (own constants, cheaper circ(2,3,1,1) M4): different instance";
     /// A Goldilocks peer with its own instance, fed the pool's canonical integers.
     fn own_instance<'a, F: PrimeField, G: Copy + 'a, O, const T: usize>(
         name: &'static str,
