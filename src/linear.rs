@@ -42,7 +42,7 @@ pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
     state[1..].iter().fold(state[0], |acc, &x| acc.add(x))
 }
 
-/// `M4 · x` for one block of four, in 8 additions and 4 doublings.
+/// `M4 · x` for one block of four, in 8 additions and 6 doublings.
 ///
 /// With `a = x0 + x1`, `b = x2 + x3`, `c = 2 x1 + b`, `e = 2 x3 + a`:
 /// row 1 = `4a + c`, row 3 = `4b + e`, row 0 = `e + row 1`, row 2 = `c + row 3`.

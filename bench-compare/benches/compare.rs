@@ -1,0 +1,552 @@
+//! fast-poseidon2 against its peers, in one run, on identical independent inputs.
+//!
+//! For every row a pool of `POOL` random inputs is drawn once (seeded) and converted into each
+//! peer's types; every timed call permutes (or hashes) the next pool entry from its own copy, so
+//! no output feeds a later input. The pool is large on purpose: with a few dozen inputs repeated,
+//! the branch predictor learns every data-dependent branch of the whole permutation and times
+//! drop up to 3x (measured on Goldilocks t=12), which no real caller sees. Samples of all contenders of a row are interleaved (ours, peer 1,
+//! peer 2, ours, ...) so that machine noise hits them alike; time is the thread's CPU time (time
+//! spent descheduled on a shared machine is not counted); each number is the median over
+//! `SAMPLES` samples, in µs per operation.
+//!
+//! Before timing, each peer that implements the same instance is run on the whole pool and its
+//! outputs compared with ours (canonical big-endian encodings): a peer that disagrees is
+//! reported as WRONG and not timed. Peers implementing a different instance or function are
+//! timed with the caveat in the table.
+//!
+//! `cargo bench --manifest-path bench-compare/Cargo.toml` (default release profile, no
+//! RUSTFLAGS).
+
+#[path = "../../benches/common/mod.rs"]
+mod common;
+
+use ark_bn254::Fr;
+use common::{random_state, rng};
+use cpu_time::ThreadTime;
+use fast_poseidon2::Poseidon2Params;
+use fast_poseidon2::ct::Poseidon2Ct;
+use fast_poseidon2::field::{Field, PrimeField};
+use fast_poseidon2::instances::bn254;
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Inputs per pool: enough that no branch pattern repeats within a predictor's memory.
+const POOL: usize = 4096;
+/// Samples per contender (the median is reported).
+const SAMPLES: usize = 31;
+/// Minimum length of one sample.
+const SAMPLE_TIME: Duration = Duration::from_millis(4);
+
+// ---------------------------------------------------------------------------------------------
+// Encodings used to compare outputs across libraries.
+
+/// Canonical big-endian hex of one of our elements.
+fn hex<F: PrimeField>(x: &F) -> String {
+    let mut bytes = vec![0u8; F::BYTES];
+    x.write_canonical_be_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Canonical big-endian hex of an ark-ff 0.4 element (zkhash), `bytes` long.
+fn hex04<G: ark_ff_04::PrimeField>(x: &G, bytes: usize) -> String {
+    use ark_ff_04::BigInteger;
+    let be = x.into_bigint().to_bytes_be();
+    be[be.len() - bytes..]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// One of our elements as an ark-ff 0.4 element (zkhash), through its canonical bytes.
+fn to04<F: PrimeField, G: ark_ff_04::PrimeField>(x: &F) -> G {
+    let mut bytes = vec![0u8; F::BYTES];
+    x.write_canonical_be_bytes(&mut bytes);
+    G::from_be_bytes_mod_order(&bytes)
+}
+
+/// The canonical integer of one of our 64-bit-field elements.
+#[cfg_attr(not(feature = "goldilocks"), allow(dead_code))]
+fn to_u64<F: PrimeField>(x: &F) -> u64 {
+    let mut bytes = [0u8; 8];
+    x.write_canonical_be_bytes(&mut bytes);
+    u64::from_be_bytes(bytes)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contenders and rows.
+
+/// How a peer's output relates to ours on the pool.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Same instance, outputs equal ours on every pool entry.
+    Agrees,
+    /// Same instance, some output differs: reported, not timed.
+    Wrong,
+    /// A different instance or function: timed, with the caveat.
+    Different,
+}
+
+/// One timed implementation of a row's operation.
+struct Contender<'a> {
+    name: &'static str,
+    caveat: &'static str,
+    verdict: Verdict,
+    /// Runs the operation on the next `n` pool entries (wrapping around).
+    run: Box<dyn FnMut(usize) + 'a>,
+}
+
+/// One operation, ours and the peers'.
+struct Row<'a> {
+    op: String,
+    ours: Contender<'a>,
+    peers: Vec<Contender<'a>>,
+}
+
+/// A contender running `f` on every input of `inputs`. With `expected`, the outputs (encoded by
+/// `encode`) are compared with ours first: equal gives [`Verdict::Agrees`], otherwise
+/// [`Verdict::Wrong`]. Without, the contender is [`Verdict::Different`] (`caveat` says how).
+fn contender<'a, S: 'a, O>(
+    name: &'static str,
+    caveat: &'static str,
+    inputs: Vec<S>,
+    mut f: impl FnMut(&S) -> O + 'a,
+    encode: impl Fn(&O) -> Vec<String>,
+    expected: Option<&[Vec<String>]>,
+) -> Contender<'a> {
+    let verdict = match expected {
+        Some(expected) => {
+            let got: Vec<Vec<String>> = inputs.iter().map(|s| encode(&f(s))).collect();
+            if got == expected {
+                Verdict::Agrees
+            } else {
+                Verdict::Wrong
+            }
+        }
+        None => Verdict::Different,
+    };
+    let mut next = 0;
+    Contender {
+        name,
+        caveat,
+        verdict,
+        run: Box::new(move |n| {
+            for _ in 0..n {
+                black_box(f(black_box(&inputs[next])));
+                next = (next + 1) % inputs.len();
+            }
+        }),
+    }
+}
+
+/// Our permutation of width `T` on a fresh pool; returns our contender, the pool and our
+/// encoded outputs (the reference every same-instance peer is checked against).
+fn ours_permutation<
+    'a,
+    F: PrimeField,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    perm: Poseidon2Ct<F, T, RF, RP, D>,
+) -> (Contender<'a>, Vec<[F; T]>, Vec<Vec<String>>) {
+    let mut inputs = rng();
+    let pool: Vec<[F; T]> = (0..POOL).map(|_| random_state(&mut inputs)).collect();
+    let expected: Vec<Vec<String>> = pool
+        .iter()
+        .map(|s| perm.permutation(s).iter().map(hex).collect())
+        .collect();
+    let ours = contender(
+        "fast-poseidon2",
+        "",
+        pool.clone(),
+        move |s| perm.permutation(s),
+        |_| Vec::new(),
+        None,
+    );
+    (ours, pool, expected)
+}
+
+/// zkhash 0.2 (the Horizen Labs reference) on the same pool.
+fn zkhash_peer<'a, F: PrimeField, G: ark_ff_04::PrimeField, const T: usize>(
+    params: &Arc<zkhash::poseidon2::poseidon2_params::Poseidon2Params<G>>,
+    pool: &[[F; T]],
+    expected: &[Vec<String>],
+) -> Contender<'a> {
+    let perm = zkhash::poseidon2::poseidon2::Poseidon2::new(params);
+    let inputs: Vec<Vec<G>> = pool.iter().map(|s| s.iter().map(to04).collect()).collect();
+    contender(
+        "zkhash 0.2",
+        "",
+        inputs,
+        move |s| perm.permutation(s),
+        |out| out.iter().map(|x| hex04(x, F::BYTES)).collect(),
+        Some(expected),
+    )
+}
+
+/// A peer on ark-bn254 0.6 `Fr` (our own element type): inputs are the pool itself.
+fn bn254_peer<'a, const T: usize>(
+    name: &'static str,
+    pool: &[[Fr; T]],
+    expected: &[Vec<String>],
+    f: impl FnMut(&[Fr; T]) -> [Fr; T] + 'a,
+) -> Contender<'a> {
+    contender(
+        name,
+        "",
+        pool.to_vec(),
+        f,
+        |out| out.iter().map(hex).collect(),
+        Some(expected),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rows. Adding an instance or a peer is one entry.
+
+/// A permutation row: our `$ours` on a fresh pool, and the peers built from that pool and our
+/// encoded outputs.
+macro_rules! permutation_row {
+    ($op:expr, $ours:expr, |$pool:ident, $expected:ident| $peers:expr) => {{
+        let (ours, $pool, $expected) = ours_permutation($ours);
+        Row {
+            op: $op.into(),
+            ours,
+            peers: $peers,
+        }
+    }};
+}
+
+/// taceo-poseidon2 0.3 (BN254 only, ark-bn254 0.6 `Fr`).
+fn taceo<'a, const T: usize>(
+    pool: &[[Fr; T]],
+    expected: &[Vec<String>],
+    f: fn(&[Fr; T]) -> [Fr; T],
+) -> Contender<'a> {
+    bn254_peer("taceo-poseidon2 0.3", pool, expected, f)
+}
+
+fn bn254_rows<'a>() -> Vec<Row<'a>> {
+    use taceo_poseidon2::bn254 as taceo_bn254;
+    use zkhash::poseidon2::poseidon2_instance_bn256::POSEIDON2_BN256_PARAMS;
+    // Not a shipped width: our Grain generates it at start-up, and taceo's output is checked
+    // against it.
+    let t16 = Poseidon2Ct::<Fr, 16, 8, 57, 5>::from_params(
+        &Poseidon2Params::generate(16, 5, 8, 57).expect("BN254 t=16 generates"),
+    )
+    .expect("shape");
+    vec![
+        permutation_row!(
+            "BN254 t=2 permutation",
+            bn254::ct::t2(),
+            |pool, expected| { vec![taceo(&pool, &expected, taceo_bn254::t2::permutation)] }
+        ),
+        permutation_row!(
+            "BN254 t=3 permutation",
+            bn254::ct::t3(),
+            |pool, expected| {
+                vec![
+                    zkhash_peer(&POSEIDON2_BN256_PARAMS, &pool, &expected),
+                    taceo(&pool, &expected, taceo_bn254::t3::permutation),
+                ]
+            }
+        ),
+        permutation_row!(
+            "BN254 t=4 permutation",
+            bn254::ct::t4(),
+            |pool, expected| {
+                let pso = pso_poseidon::Poseidon2::<Fr>::new();
+                vec![
+                    taceo(&pool, &expected, taceo_bn254::t4::permutation),
+                    // Barretenberg's t=4 instance, vendored by pso-poseidon: checked against ours.
+                    bn254_peer("pso-poseidon 0.5 (Poseidon2)", &pool, &expected, move |s| {
+                        pso.permutation(s)
+                    }),
+                ]
+            }
+        ),
+        permutation_row!(
+            "BN254 t=8 permutation",
+            bn254::ct::t8(),
+            |pool, expected| { vec![taceo(&pool, &expected, taceo_bn254::t8::permutation)] }
+        ),
+        permutation_row!(
+            "BN254 t=12 permutation",
+            bn254::ct::t12(),
+            |pool, expected| { vec![taceo(&pool, &expected, taceo_bn254::t12::permutation)] }
+        ),
+        permutation_row!(
+            "BN254 t=16 permutation (generated, not shipped)",
+            t16,
+            |pool, expected| vec![taceo(&pool, &expected, taceo_bn254::t16::permutation)]
+        ),
+        bn254_compress_row(),
+    ]
+}
+
+/// Our BN254 t=3 `compress` (`perm([a, b, 0])[0]`, the reference's Merkle compression) against
+/// circom Poseidon1 with 2 inputs (light-poseidon and its fork pso-poseidon): a different
+/// function, the same job (2-to-1 hashing in a Merkle tree).
+fn bn254_compress_row<'a>() -> Row<'a> {
+    use light_poseidon::{Poseidon, PoseidonHasher};
+    let mut inputs = rng();
+    let pool: Vec<[Fr; 2]> = (0..POOL).map(|_| random_state(&mut inputs)).collect();
+    let perm = bn254::ct::t3();
+    // The same computation as `Poseidon2Ct::compress` (modes): permutation of [a, b, 0], lane 0.
+    let ours = contender(
+        "fast-poseidon2",
+        "",
+        pool.clone(),
+        move |&[a, b]| perm.permutation(&[a, b, Fr::ZERO])[0],
+        |_| Vec::new(),
+        None,
+    );
+    let mut light = Poseidon::<Fr>::new_circom(2).expect("circom 2 inputs");
+    let mut pso = pso_poseidon::Poseidon::<Fr>::new_circom(2).expect("circom 2 inputs");
+    let light_out: Vec<Vec<String>> = pool
+        .iter()
+        .map(|s| vec![hex(&light.hash(s).expect("hash"))])
+        .collect();
+    let peers = vec![
+        contender(
+            "light-poseidon 0.5",
+            "Poseidon1 circom, 2 inputs (different function)",
+            pool.clone(),
+            move |s| light.hash(s).expect("hash"),
+            |_| Vec::new(),
+            None,
+        ),
+        // pso-poseidon's circom Poseidon is checked against light-poseidon's.
+        contender(
+            "pso-poseidon 0.5",
+            "Poseidon1 circom, 2 inputs (different function); same output as light-poseidon",
+            pool,
+            move |s| pso_poseidon::PoseidonHasher::hash(&mut pso, s).expect("hash"),
+            |out| vec![hex(out)],
+            Some(&light_out),
+        ),
+    ];
+    Row {
+        op: "BN254 2-to-1: our t=3 compress vs circom Poseidon(2)".into(),
+        ours,
+        peers,
+    }
+}
+
+#[cfg(feature = "bls12-381")]
+fn bls12_381_rows<'a>() -> Vec<Row<'a>> {
+    use fast_poseidon2::instances::bls12_381;
+    use zkhash::poseidon2::poseidon2_instance_bls12::{
+        POSEIDON2_BLS_2_PARAMS, POSEIDON2_BLS_3_PARAMS, POSEIDON2_BLS_4_PARAMS,
+        POSEIDON2_BLS_8_PARAMS,
+    };
+    macro_rules! zkhash_row {
+        ($op:literal, $ct:expr, $zk:expr) => {
+            permutation_row!($op, $ct, |pool, expected| vec![zkhash_peer(
+                &$zk, &pool, &expected
+            )])
+        };
+    }
+    vec![
+        zkhash_row!(
+            "BLS12-381 t=2 permutation",
+            bls12_381::ct::t2(),
+            POSEIDON2_BLS_2_PARAMS
+        ),
+        zkhash_row!(
+            "BLS12-381 t=3 permutation",
+            bls12_381::ct::t3(),
+            POSEIDON2_BLS_3_PARAMS
+        ),
+        zkhash_row!(
+            "BLS12-381 t=4 permutation",
+            bls12_381::ct::t4(),
+            POSEIDON2_BLS_4_PARAMS
+        ),
+        zkhash_row!(
+            "BLS12-381 t=8 permutation",
+            bls12_381::ct::t8(),
+            POSEIDON2_BLS_8_PARAMS
+        ),
+    ]
+}
+
+#[cfg(feature = "goldilocks")]
+fn goldilocks_rows<'a>() -> Vec<Row<'a>> {
+    use fast_poseidon2::instances::goldilocks;
+    use p3_goldilocks::Goldilocks as P3;
+    use p3_symmetric::Permutation;
+    use zkhash::poseidon2::poseidon2_instance_goldilocks::{
+        POSEIDON2_GOLDILOCKS_8_PARAMS, POSEIDON2_GOLDILOCKS_12_PARAMS,
+        POSEIDON2_GOLDILOCKS_16_PARAMS, POSEIDON2_GOLDILOCKS_20_PARAMS,
+    };
+    const P3: &str = "Plonky3 instance (own constants, own M4): different instance";
+    const OWN: &str =
+        "own t=12 instance (own constants, cheaper circ(2,3,1,1) M4): different instance";
+    /// A Goldilocks peer with its own instance, fed the pool's canonical integers.
+    fn own_instance<'a, F: PrimeField, G: Copy + 'a, O, const T: usize>(
+        name: &'static str,
+        caveat: &'static str,
+        pool: &[[F; T]],
+        element: fn(u64) -> G,
+        f: impl FnMut(&[G; T]) -> O + 'a,
+    ) -> Contender<'a> {
+        let inputs = pool
+            .iter()
+            .map(|s| s.map(|x| element(to_u64(&x))))
+            .collect();
+        contender(name, caveat, inputs, f, |_| Vec::new(), None)
+    }
+
+    vec![
+        permutation_row!(
+            "Goldilocks t=8 permutation",
+            goldilocks::ct::t8(),
+            |pool, expected| {
+                let p3 = p3_goldilocks::default_goldilocks_poseidon2_8();
+                vec![
+                    zkhash_peer(&POSEIDON2_GOLDILOCKS_8_PARAMS, &pool, &expected),
+                    own_instance("p3-poseidon2 0.8", P3, &pool, P3::new, move |s| {
+                        p3.permute(*s)
+                    }),
+                ]
+            }
+        ),
+        permutation_row!(
+            "Goldilocks t=12 permutation",
+            goldilocks::ct::t12(),
+            |pool, expected| {
+                let p3 = p3_goldilocks::default_goldilocks_poseidon2_12();
+                let qp = qp_poseidon_core::Poseidon2::new();
+                vec![
+                    zkhash_peer(&POSEIDON2_GOLDILOCKS_12_PARAMS, &pool, &expected),
+                    own_instance("p3-poseidon2 0.8", P3, &pool, P3::new, move |s| {
+                        p3.permute(*s)
+                    }),
+                    own_instance(
+                        "poseidon-hash 0.1.4",
+                        OWN,
+                        &pool,
+                        poseidon_hash::Goldilocks::from_canonical_u64,
+                        |s| {
+                            let mut state = *s;
+                            poseidon_hash::permute(&mut state);
+                            state
+                        },
+                    ),
+                    own_instance(
+                        "qp-poseidon-core 3.1",
+                        OWN,
+                        &pool,
+                        qp_poseidon_core::Goldilocks::new,
+                        move |s| {
+                            let mut state = *s;
+                            qp.permute_mut(&mut state);
+                            state
+                        },
+                    ),
+                ]
+            }
+        ),
+        permutation_row!(
+            "Goldilocks t=16 permutation",
+            goldilocks::ct::t16(),
+            |pool, expected| {
+                let p3 = p3_goldilocks::default_goldilocks_poseidon2_16();
+                vec![
+                    zkhash_peer(&POSEIDON2_GOLDILOCKS_16_PARAMS, &pool, &expected),
+                    own_instance("p3-poseidon2 0.8", P3, &pool, P3::new, move |s| {
+                        p3.permute(*s)
+                    }),
+                ]
+            }
+        ),
+        permutation_row!(
+            "Goldilocks t=20 permutation",
+            goldilocks::ct::t20(),
+            |pool, expected| {
+                vec![zkhash_peer(
+                    &POSEIDON2_GOLDILOCKS_20_PARAMS,
+                    &pool,
+                    &expected,
+                )]
+            }
+        ),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement and the table.
+
+/// Median µs per operation of each contender, samples interleaved across contenders.
+fn measure(contenders: &mut [&mut Contender<'_>]) -> Vec<f64> {
+    // Calibrate: operations per sample so that one sample lasts SAMPLE_TIME.
+    let per_sample: Vec<usize> = contenders
+        .iter_mut()
+        .map(|c| {
+            let mut n = 16;
+            loop {
+                let start = ThreadTime::now();
+                (c.run)(n);
+                if start.elapsed() >= SAMPLE_TIME {
+                    return n;
+                }
+                n *= 2;
+            }
+        })
+        .collect();
+    let mut samples = vec![Vec::with_capacity(SAMPLES); contenders.len()];
+    for _ in 0..SAMPLES {
+        for ((c, &n), out) in contenders.iter_mut().zip(&per_sample).zip(&mut samples) {
+            let start = ThreadTime::now();
+            (c.run)(n);
+            out.push(start.elapsed().as_secs_f64() * 1e6 / n as f64);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(f64::total_cmp);
+            s[SAMPLES / 2]
+        })
+        .collect()
+}
+
+fn main() {
+    let mut rows = bn254_rows();
+    #[cfg(feature = "bls12-381")]
+    rows.extend(bls12_381_rows());
+    #[cfg(feature = "goldilocks")]
+    rows.extend(goldilocks_rows());
+
+    println!("| operation | fast-poseidon2 µs | peer | peer µs | ours / peer | check |");
+    println!("|---|---|---|---|---|---|");
+    for row in &mut rows {
+        let mut timed: Vec<&mut Contender<'_>> = vec![&mut row.ours];
+        timed.extend(row.peers.iter_mut().filter(|p| p.verdict != Verdict::Wrong));
+        let times = measure(&mut timed);
+        let ours = times[0];
+        let mut peer_times = times[1..].iter();
+        for peer in &row.peers {
+            let (peer_us, ratio) = match peer.verdict {
+                Verdict::Wrong => ("not timed".to_string(), "-".to_string()),
+                _ => {
+                    let t = *peer_times.next().expect("one time per timed peer");
+                    (format!("{t:.2}"), format!("{:.2}", ours / t))
+                }
+            };
+            let check = match peer.verdict {
+                Verdict::Agrees if peer.caveat.is_empty() => "same output as ours".to_string(),
+                Verdict::Agrees => format!("{}; output checked", peer.caveat),
+                Verdict::Wrong => "WRONG: output differs from the reference".to_string(),
+                Verdict::Different => peer.caveat.to_string(),
+            };
+            println!(
+                "| {} | {ours:.2} | {} | {peer_us} | {ratio} | {check} |",
+                row.op, peer.name
+            );
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Exact operation counts: the counts one permutation call performs, computed from the round
+//! structure (paper section 5, Figure 1) and the linear-layer algorithms of `src/linear.rs`,
+//! equal the counts an instrumented field records through a real permutation run.
+//!
+//! Run with `--nocapture` to print the table quoted in `docs/benchmarks.md`.
+#![cfg(feature = "bn254")]
+
+#[path = "common/op_count.rs"]
+mod op_count;
+
+use ark_bn254::Fr;
+use fast_poseidon2::Poseidon2Params;
+use fast_poseidon2::ct::Poseidon2Ct;
+use fast_poseidon2::field::Field;
+use fast_poseidon2::instances::bn254;
+use op_count::{OpCounts, count_ct, count_runtime};
+
+/// The shape `(t, d, R_F, R_P)` of an instance.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    t: u64,
+    d: u64,
+    rounds_f: u64,
+    rounds_p: u64,
+}
+
+/// `(squarings, multiplications)` of the S-box chain `x^d` (`src/field/mod.rs`).
+fn sbox_chain(d: u64) -> (u64, u64) {
+    match d {
+        3 => (1, 1),  // x^2 · x
+        5 => (2, 1),  // (x^2)^2 · x
+        7 => (2, 2),  // (x^2)^2 · (x^2 · x)
+        11 => (3, 2), // ((x^2)^2)^2 · (x^2 · x)
+        _ => unreachable!("unsupported degree"),
+    }
+}
+
+/// Additions to sum `n` elements: the accumulator starts at the first element.
+fn sum_additions(n: u64) -> u64 {
+    n - 1
+}
+
+/// `(additions, doublings)` of the external layer `M_E`.
+fn external_layer(t: u64) -> (u64, u64) {
+    // M4 on one block: a = x0+x1, b = x2+x3, c = 2x1+b, e = 2x3+a, row1 = 4a+c, row3 = 4b+e,
+    // row0 = e+row1, row2 = c+row3.
+    let m4 = (8, 6);
+    match t {
+        // y_i = x_i + sum(x)
+        2 | 3 => (sum_additions(t) + t, 0),
+        4 => m4,
+        // M4 per block, then four column sums over the t/4 blocks, then one addition per element.
+        _ => {
+            let blocks = t / 4;
+            (blocks * m4.0 + 4 * sum_additions(blocks) + t, blocks * m4.1)
+        }
+    }
+}
+
+/// `(additions, doublings, diagonal multiplications)` of the internal layer `M_I`.
+fn internal_layer(t: u64) -> (u64, u64, u64) {
+    match t {
+        // [[2,1],[1,3]] and [[2,1,1],[1,2,1],[1,1,3]]: y_i = x_i + sum (y_last = 2 x_last + sum).
+        2 | 3 => (sum_additions(t) + t, 1, 0),
+        // y_i = (mu_i - 1) x_i + sum(x)
+        _ => (sum_additions(t) + t, 0, t),
+    }
+}
+
+/// The counts of one permutation call, from the round structure: `M_E`, `R_F / 2` full rounds
+/// (`t` constant additions, `t` S-boxes, `M_E`), `R_P` partial rounds (one constant addition, one
+/// S-box, `M_I`), `R_F / 2` full rounds.
+fn formula(s: Shape) -> OpCounts {
+    let Shape {
+        t,
+        d,
+        rounds_f,
+        rounds_p,
+    } = s;
+    let (sq, mul) = sbox_chain(d);
+    let (ext_add, ext_dbl) = external_layer(t);
+    let (int_add, int_dbl, int_diag) = internal_layer(t);
+    let sboxes = rounds_f * t + rounds_p;
+    OpCounts {
+        sboxes,
+        squarings: sboxes * sq,
+        multiplications: sboxes * mul + rounds_p * int_diag,
+        diagonal_multiplications: rounds_p * int_diag,
+        additions: (rounds_f + 1) * ext_add + rounds_f * t + rounds_p * (1 + int_add),
+        doublings: (rounds_f + 1) * ext_dbl + rounds_p * int_dbl,
+    }
+}
+
+fn shape_of<F, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+    _: &Poseidon2Ct<F, T, RF, RP, D>,
+) -> Shape {
+    Shape {
+        t: T as u64,
+        d: D,
+        rounds_f: RF as u64,
+        rounds_p: RP as u64,
+    }
+}
+
+/// Markdown header of the printed table.
+const TABLE_HEADER: &str = "| instance | t | d | R_F | R_P | S-boxes | squarings | multiplications (diagonal) | additions | doublings |\n\
+                            |---|---|---|---|---|---|---|---|---|---|";
+
+fn table_row(name: &str, s: Shape, c: OpCounts) -> String {
+    format!(
+        "| {name} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} |",
+        s.t,
+        s.d,
+        s.rounds_f,
+        s.rounds_p,
+        c.sboxes,
+        c.squarings,
+        c.multiplications,
+        c.diagonal_multiplications,
+        c.additions,
+        c.doublings
+    )
+}
+
+/// Instances of this crate whose constants are in this build, as `(name, ct instance)`.
+/// Adding an instance is one line.
+macro_rules! for_each_shipped_instance {
+    ($f:ident) => {{
+        $f("BN254 t=2", &bn254::ct::t2());
+        $f("BN254 t=3", &bn254::ct::t3());
+        $f("BN254 t=4", &bn254::ct::t4());
+        $f("BN254 t=8", &bn254::ct::t8());
+        $f("BN254 t=12", &bn254::ct::t12());
+    }};
+}
+
+/// Every instance shape the crate ships or plans (BLS12-381 and Goldilocks shapes from the
+/// reference's `instances.json`), as `(name, t, d, R_F, R_P)`.
+const INSTANCE_SHAPES: &[(&str, u64, u64, u64, u64)] = &[
+    ("BN254 t=2", 2, 5, 8, 56),
+    ("BN254 t=3", 3, 5, 8, 56),
+    ("BN254 t=4", 4, 5, 8, 56),
+    ("BN254 t=8", 8, 5, 8, 57),
+    ("BN254 t=12", 12, 5, 8, 57),
+    ("BLS12-381 t=2", 2, 5, 8, 56),
+    ("BLS12-381 t=3", 3, 5, 8, 56),
+    ("BLS12-381 t=4", 4, 5, 8, 56),
+    ("BLS12-381 t=8", 8, 5, 8, 57),
+    ("Goldilocks t=8", 8, 7, 8, 22),
+    ("Goldilocks t=12", 12, 7, 8, 22),
+    ("Goldilocks t=16", 16, 7, 8, 22),
+    ("Goldilocks t=20", 20, 7, 8, 22),
+];
+
+/// Parameters of shape `s` over BN254 with arbitrary constants: counts do not depend on the
+/// constants' values, only on the shape.
+fn params_of_shape(s: Shape) -> Poseidon2Params<Fr> {
+    let t = s.t as usize;
+    let elements =
+        |n: usize, offset: u64| (0..n as u64).map(|i| Fr::from_u64(offset + i)).collect();
+    let diag_m1 = match t {
+        2 => vec![Fr::from_u64(1), Fr::from_u64(2)],
+        3 => vec![Fr::from_u64(1), Fr::from_u64(1), Fr::from_u64(2)],
+        _ => elements(t, 2),
+    };
+    Poseidon2Params::new(
+        t,
+        s.d,
+        s.rounds_f as usize,
+        s.rounds_p as usize,
+        elements(s.rounds_f as usize * t, 100),
+        elements(s.rounds_p as usize, 1000),
+        diag_m1,
+    )
+    .expect("valid shape")
+}
+
+#[test]
+fn shipped_instances_count_exactly_the_round_structure_formula() {
+    fn check<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+        name: &str,
+        ct: &Poseidon2Ct<F, T, RF, RP, D>,
+    ) {
+        let shape = shape_of(ct);
+        assert_eq!(count_runtime(&ct.to_params()), formula(shape), "{name}");
+    }
+    for_each_shipped_instance!(check);
+}
+
+#[test]
+fn ct_and_runtime_paths_count_the_same_operations() {
+    fn check<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+        name: &str,
+        ct: &Poseidon2Ct<F, T, RF, RP, D>,
+    ) {
+        let params = ct.to_params();
+        assert_eq!(
+            count_ct::<F, T, RF, RP, D>(&params),
+            count_runtime(&params),
+            "{name}"
+        );
+    }
+    for_each_shipped_instance!(check);
+}
+
+#[test]
+fn every_instance_shape_counts_exactly_the_formula() {
+    println!("{TABLE_HEADER}");
+    for &(name, t, d, rounds_f, rounds_p) in INSTANCE_SHAPES {
+        let shape = Shape {
+            t,
+            d,
+            rounds_f,
+            rounds_p,
+        };
+        let counted = count_runtime(&params_of_shape(shape));
+        assert_eq!(counted, formula(shape), "{name}");
+        println!("{}", table_row(name, shape, counted));
+    }
+}
+
+#[test]
+fn every_width_and_degree_counts_exactly_the_formula() {
+    for t in [2, 3, 4, 8, 12, 16, 20, 24, 28, 32] {
+        for d in [3, 5, 7, 11] {
+            let shape = Shape {
+                t,
+                d,
+                rounds_f: 8,
+                rounds_p: 22,
+            };
+            assert_eq!(
+                count_runtime(&params_of_shape(shape)),
+                formula(shape),
+                "t = {t}, d = {d}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bn254_t3_counts_match_a_hand_count() {
+    // 80 S-boxes (8 full rounds x 3 + 56 partial) of 2 squarings and 1 multiplication;
+    // additions: 9 external layers x 5 + 24 full-round constants + 56 x (1 constant + 5 in M_I);
+    // doublings: one per internal layer.
+    let expected = OpCounts {
+        sboxes: 80,
+        squarings: 160,
+        multiplications: 80,
+        diagonal_multiplications: 0,
+        additions: 405,
+        doublings: 56,
+    };
+    assert_eq!(count_runtime(&bn254::ct::t3().to_params()), expected);
+}
