@@ -20,21 +20,22 @@ fn sum<F: Field>(state: &[F]) -> F {
     state.iter().fold(F::ZERO, |acc, &x| acc.add(x))
 }
 
-/// `M4 · x` for one block of four, in 8 additions and 4 doublings.
+/// `M4 · x` for one block of four, in 8 additions and 4 doublings (`double(v) = add(v, v)`).
 ///
 /// With `a = x0 + x1`, `b = x2 + x3`, `c = 2 x1 + b`, `e = 2 x3 + a`:
 /// row 1 = `4a + c`, row 3 = `4b + e`, row 0 = `e + row 1`, row 2 = `c + row 3`.
 #[inline(always)]
-fn m4<F: Field>(x: &mut [F]) {
-    let a = x[0].add(x[1]);
-    let b = x[2].add(x[3]);
-    let c = x[1].double().add(b);
-    let e = x[3].double().add(a);
-    let row1 = a.double().double().add(c);
-    let row3 = b.double().double().add(e);
-    x[0] = e.add(row1);
+fn m4<T: Copy>(x: &mut [T], add: impl Fn(T, T) -> T) {
+    let double = |v| add(v, v);
+    let a = add(x[0], x[1]);
+    let b = add(x[2], x[3]);
+    let c = add(double(x[1]), b);
+    let e = add(double(x[3]), a);
+    let row1 = add(double(double(a)), c);
+    let row3 = add(double(double(b)), e);
+    x[0] = add(e, row1);
     x[1] = row1;
-    x[2] = c.add(row3);
+    x[2] = add(c, row3);
     x[3] = row3;
 }
 
@@ -45,27 +46,39 @@ fn m4<F: Field>(x: &mut [F]) {
 /// of four is left out of the block sums, which is not a Poseidon2 layer.
 #[inline(always)]
 pub fn external_layer<F: Field>(state: &mut [F]) {
+    external_layer_with(state, F::ZERO, F::add);
+}
+
+/// [`external_layer`] over any additive type: `zero` and `add` are its identity and addition
+/// (doublings are `add(v, v)`). A field with a wider unreduced type (Goldilocks: `u128`) runs
+/// the layer there and reduces once per output.
+#[inline(always)]
+pub(crate) fn external_layer_with<T: Copy>(
+    state: &mut [T],
+    zero: T,
+    add: impl Fn(T, T) -> T + Copy,
+) {
     match state.len() {
         2 | 3 => {
-            let s = sum(state);
+            let s = state.iter().fold(zero, |acc, &x| add(acc, x));
             for x in state.iter_mut() {
-                *x = x.add(s);
+                *x = add(*x, s);
             }
         }
-        4 => m4(state),
+        4 => m4(state, add),
         _ => {
             for block in state.chunks_exact_mut(4) {
-                m4(block);
+                m4(block, add);
             }
-            let mut column = [F::ZERO; 4];
+            let mut column = [zero; 4];
             for block in state.chunks_exact(4) {
                 for (c, &x) in column.iter_mut().zip(block) {
-                    *c = c.add(x);
+                    *c = add(*c, x);
                 }
             }
             for block in state.chunks_exact_mut(4) {
                 for (x, &c) in block.iter_mut().zip(&column) {
-                    *x = x.add(c);
+                    *x = add(*x, c);
                 }
             }
         }
