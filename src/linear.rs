@@ -14,10 +14,17 @@
 
 use crate::field::Field;
 
-/// Sum of all state elements.
+/// Sum of all state elements in `t - 1` additions (`zero` only for an empty state), as
+/// `x_0 + (x_1 + ... + x_{t-1})`: a partial round changes only `x_0`, so the other additions
+/// do not wait for its S-box. Field addition is exact, so the order does not change the result.
 #[inline(always)]
-fn sum<F: Field>(state: &[F]) -> F {
-    state.iter().fold(F::ZERO, |acc, &x| acc.add(x))
+fn sum<T: Copy>(state: &[T], zero: T, add: impl Fn(T, T) -> T + Copy) -> T {
+    let rest = state.iter().skip(1).copied().reduce(add);
+    match (state.first(), rest) {
+        (Some(&x0), Some(rest)) => add(x0, rest),
+        (Some(&x0), None) => x0,
+        (None, _) => zero,
+    }
 }
 
 /// `M4 · x` for one block of four, in 8 additions and 4 doublings (`double(v) = add(v, v)`).
@@ -60,7 +67,7 @@ pub(crate) fn external_layer_with<T: Copy>(
 ) {
     match state.len() {
         2 | 3 => {
-            let s = state.iter().fold(zero, |acc, &x| add(acc, x));
+            let s = sum(state, zero, add);
             for x in state.iter_mut() {
                 *x = add(*x, s);
             }
@@ -70,8 +77,13 @@ pub(crate) fn external_layer_with<T: Copy>(
             for block in state.chunks_exact_mut(4) {
                 m4(block, add);
             }
-            let mut column = [zero; 4];
-            for block in state.chunks_exact(4) {
+            // Column sums, starting from the first block (no additions of zero).
+            let mut blocks = state.chunks_exact(4);
+            let mut column = match blocks.next() {
+                Some(first) => [first[0], first[1], first[2], first[3]],
+                None => [zero; 4],
+            };
+            for block in blocks {
                 for (c, &x) in column.iter_mut().zip(block) {
                     *c = add(*c, x);
                 }
@@ -93,7 +105,7 @@ pub(crate) fn external_layer_with<T: Copy>(
 /// are, which is not a Poseidon2 layer (instances always pass `t` entries).
 #[inline(always)]
 pub fn internal_layer<F: Field>(state: &mut [F], diag_m1: &[F]) {
-    let s = sum(state);
+    let s = sum(state, F::ZERO, F::add);
     match state.len() {
         2 => {
             state[0] = state[0].add(s);
