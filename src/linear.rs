@@ -24,6 +24,19 @@ pub trait LinearOps: Copy {
     fn double(self) -> Self;
 }
 
+/// Unreduced 128-bit lanes: a field with a wide accumulator (Goldilocks) runs the external layer
+/// here and reduces once per output; callers keep the values far below `2^128`.
+impl LinearOps for u128 {
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        self + rhs
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        self << 1
+    }
+}
+
 impl<F: Field> LinearOps for F {
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
@@ -35,11 +48,17 @@ impl<F: Field> LinearOps for F {
     }
 }
 
-/// Sum of all state elements. `state` must not be empty (the public layers return early for
-/// fewer than two elements).
+/// Sum of all state elements in `t - 1` additions, as `x_0 + (x_1 + ... + x_{t-1})`: a partial
+/// round changes only `x_0`, so the other additions do not wait for its S-box (field addition
+/// is exact, so the order does not change the result). `state` must not be empty (the public
+/// layers return early for fewer than two elements).
 #[inline(always)]
 pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
-    state[1..].iter().fold(state[0], |acc, &x| acc.add(x))
+    let mut rest = state[1..].iter().copied();
+    match rest.next() {
+        Some(x1) => state[0].add(rest.fold(x1, |acc, x| acc.add(x))),
+        None => state[0],
+    }
 }
 
 /// `M4 · x` for one block of four, in 8 additions and 6 doublings.

@@ -7,7 +7,6 @@
 //! full rounds.
 
 use crate::field::Field;
-use crate::linear::{external_layer, internal_layer};
 
 /// Borrowed view of one instance's constants, in the layout both permutation types store.
 #[derive(Clone, Copy)]
@@ -27,7 +26,7 @@ fn full_round<F: Field, const D: u64>(state: &mut [F], constants: &[F]) {
     for (x, &c) in state.iter_mut().zip(constants) {
         *x = x.add(c).sbox::<D>();
     }
-    external_layer(state);
+    F::external_layer(state);
 }
 
 /// Permutes `state` in place. `state.len()` is the width `t`; the caller guarantees that the
@@ -36,13 +35,13 @@ fn full_round<F: Field, const D: u64>(state: &mut [F], constants: &[F]) {
 pub(crate) fn permute<F: Field, const D: u64>(state: &mut [F], rc: RoundConstants<'_, F>) {
     let t = state.len();
     let (first, last) = rc.external.split_at(rc.external.len() / 2);
-    external_layer(state);
+    F::external_layer(state);
     for constants in first.chunks_exact(t) {
         full_round::<F, D>(state, constants);
     }
     for &c in rc.internal {
         state[0] = state[0].add(c).sbox::<D>();
-        internal_layer(state, rc.diag_m1);
+        F::internal_layer(state, rc.diag_m1);
     }
     for constants in last.chunks_exact(t) {
         full_round::<F, D>(state, constants);

@@ -36,6 +36,25 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     /// `self * rhs`.
     fn mul(self, rhs: Self) -> Self;
 
+    /// The external matrix `M_E` applied to `state` in place (paper section 5.1; shapes and
+    /// length behaviour as in [`crate::linear::external_layer`], which is the default).
+    ///
+    /// A field overrides it only with a faster computation of the same value mod p.
+    #[inline(always)]
+    fn external_layer(state: &mut [Self]) {
+        crate::linear::external_layer(state);
+    }
+
+    /// The internal matrix `J + diag(diag_m1)` applied to `state` in place (paper section 5.2;
+    /// shapes and length behaviour as in [`crate::linear::internal_layer`], which is the
+    /// default).
+    ///
+    /// A field overrides it only with a faster computation of the same value mod p.
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
+        crate::linear::internal_layer(state, diag_m1);
+    }
+
     /// The S-box `x^D` as a fixed chain of squarings and multiplications.
     ///
     /// `D` must be 3, 5, 7 or 11; any other value is a compile-time error.

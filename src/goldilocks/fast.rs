@@ -10,6 +10,7 @@
 //! - `2^96 = -1 (mod p)`, since `2^96 = 2^32 · 2^64 = 2^32 (2^32 - 1) = 2^64 - 2^32 = -1`.
 
 use super::MODULUS;
+use crate::MAX_WIDTH;
 use crate::field::{Field, PrimeField};
 use core::hash::{Hash, Hasher};
 
@@ -61,9 +62,18 @@ impl GoldilocksFast {
 /// `EPSILON`: `s' + EPSILON <= 2·EPSILON - 2 < 2^64`, no third wrap.
 #[inline(always)]
 const fn add_lazy(a: u64, b: u64) -> u64 {
-    let (sum, carry) = a.overflowing_add(b);
-    let (sum, carry) = sum.overflowing_add(EPSILON * carry as u64);
-    sum + EPSILON * carry as u64
+    let sum = a as u128 + b as u128;
+    let sum = (sum as u64) as u128 + carry_times_epsilon(sum) as u128;
+    (sum as u64) + carry_times_epsilon(sum)
+}
+
+/// `EPSILON` times the carry word `x >> 64` of a sum of two `u64` (0 or 1), computed by
+/// arithmetic on the word rather than as a select on a flag: LLVM lowers such selects inside the
+/// round loops to branches, which mispredict about half the time on field elements.
+#[inline(always)]
+const fn carry_times_epsilon(x: u128) -> u64 {
+    let c = (x >> 64) as u64;
+    (c << 32) - c
 }
 
 /// `x mod p` as a lazy value in `[0, 2^64)`, for any `x < 2^128`.
@@ -74,17 +84,20 @@ const fn add_lazy(a: u64, b: u64) -> u64 {
 ///   `2^64 = EPSILON` is taken off: `lo < hi_hi < 2^32` gives a wrapped value
 ///   `>= 2^64 - 2^32 + 1 > EPSILON`, so this second subtraction cannot borrow.
 /// - `t1 = hi_lo·EPSILON <= (2^32 - 1)^2 = 2^64 - 2^33 + 1`: no overflow.
-/// - `t0 + t1` by [`add_lazy`] (here even one correction suffices: a wrapped sum is at most
-///   `2^64 - 2^33`, and adding `EPSILON` stays below `2^64`).
+/// - `t0 + t1` with one correction: a wrapped sum is at most `2^64 - 2^33`, and adding
+///   `EPSILON` stays below `2^64` (the second correction of [`add_lazy`] is never needed).
 #[inline(always)]
 const fn reduce128(x: u128) -> u64 {
     let lo = x as u64;
     let hi = (x >> 64) as u64;
     let hi_hi = hi >> 32;
     let hi_lo = hi & EPSILON;
-    let (t0, borrow) = lo.overflowing_sub(hi_hi);
-    let t0 = t0 - EPSILON * borrow as u64;
-    add_lazy(t0, hi_lo * EPSILON)
+    // The high word of the 128-bit difference is all ones exactly on a borrow; shifted right by
+    // 32 it is `EPSILON` or 0 (arithmetic, not a select: see `carry_times_epsilon`).
+    let d = (lo as u128).wrapping_sub(hi_hi as u128);
+    let t0 = (d as u64) - (((d >> 64) as u64) >> 32);
+    let sum = t0 as u128 + (hi_lo * EPSILON) as u128;
+    (sum as u64) + carry_times_epsilon(sum)
 }
 
 impl PartialEq for GoldilocksFast {
@@ -125,6 +138,37 @@ impl Field for GoldilocksFast {
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
         GoldilocksFast(reduce128(u128::from(self.0) * u128::from(rhs.0)))
+    }
+
+    /// The generic layer run on unreduced `u128` lanes, one reduction per output.
+    ///
+    /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum 16, so block outputs are
+    /// `< 2^68`, column sums over at most `MAX_WIDTH / 4 = 8` blocks `< 2^71`, outputs `< 2^72`.
+    #[inline(always)]
+    fn external_layer(state: &mut [Self]) {
+        let mut wide = [0u128; MAX_WIDTH];
+        let wide = &mut wide[..state.len().min(MAX_WIDTH)];
+        for (w, x) in wide.iter_mut().zip(state.iter()) {
+            *w = u128::from(x.0);
+        }
+        crate::linear::external_layer(wide);
+        for (x, &w) in state.iter_mut().zip(wide.iter()) {
+            x.0 = reduce128(w);
+        }
+    }
+
+    /// `y_i = m_i x_i + s` with the sum `s` accumulated in `u128` and reduced once, and each
+    /// `m_i x_i + s <= (2^64 - 1)^2 + 2^64 - 1 < 2^128` reduced once. Widths 2 and 3 (fixed
+    /// matrices, additions only) take the generic layer.
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
+        if state.len() <= 3 {
+            return crate::linear::internal_layer(state, diag_m1);
+        }
+        let s = u128::from(reduce128(state.iter().map(|x| u128::from(x.0)).sum()));
+        for (x, m) in state.iter_mut().zip(diag_m1) {
+            x.0 = reduce128(u128::from(x.0) * u128::from(m.0) + s);
+        }
     }
 }
 
