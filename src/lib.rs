@@ -45,6 +45,7 @@ extern crate std;
 pub mod ct;
 mod error;
 pub mod field;
+pub mod goldilocks;
 pub mod instances;
 pub mod linear;
 pub mod params;

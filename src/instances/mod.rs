@@ -7,6 +7,8 @@
 
 #[cfg(feature = "bn254")]
 pub mod bn254;
+#[cfg(feature = "goldilocks")]
+pub mod goldilocks;
 
 #[cfg(any(feature = "bn254", feature = "bls12-381", feature = "goldilocks"))]
 mod raw;

@@ -110,24 +110,58 @@ fn limb_literal<F: PrimeField>(x: F, limbs: usize) -> String {
 }
 
 fn tables() -> Vec<(&'static str, String)> {
-    vec![(
-        "bn254.rs",
-        render::<ark_bn254::Fr>(
-            "BN254",
-            &[
-                spec(2, 5, 56, None),
-                spec(
-                    3,
-                    5,
-                    56,
-                    Some("poseidon2_instance_bn256.rs (POSEIDON2_BN256_PARAMS)"),
-                ),
-                spec(4, 5, 56, None),
-                spec(8, 5, 57, None),
-                spec(12, 5, 57, None),
-            ],
+    vec![
+        (
+            "bn254.rs",
+            render::<ark_bn254::Fr>(
+                "BN254",
+                &[
+                    spec(2, 5, 56, None),
+                    spec(
+                        3,
+                        5,
+                        56,
+                        Some("poseidon2_instance_bn256.rs (POSEIDON2_BN256_PARAMS)"),
+                    ),
+                    spec(4, 5, 56, None),
+                    spec(8, 5, 57, None),
+                    spec(12, 5, 57, None),
+                ],
+            ),
         ),
-    )]
+        (
+            "goldilocks.rs",
+            render::<fast_poseidon2::goldilocks::Goldilocks>(
+                "Goldilocks",
+                &[
+                    spec(
+                        8,
+                        7,
+                        22,
+                        Some("poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_8_PARAMS)"),
+                    ),
+                    spec(
+                        12,
+                        7,
+                        22,
+                        Some("poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_12_PARAMS)"),
+                    ),
+                    spec(
+                        16,
+                        7,
+                        22,
+                        Some("poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_16_PARAMS)"),
+                    ),
+                    spec(
+                        20,
+                        7,
+                        22,
+                        Some("poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_20_PARAMS)"),
+                    ),
+                ],
+            ),
+        ),
+    ]
 }
 
 fn main() -> ExitCode {

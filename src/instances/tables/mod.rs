@@ -4,3 +4,5 @@
 
 #[cfg(feature = "bn254")]
 pub(crate) mod bn254;
+#[cfg(feature = "goldilocks")]
+pub(crate) mod goldilocks;

@@ -1,0 +1,195 @@
+//! `GoldilocksFast`: Goldilocks arithmetic on a bare `u64` with special-form reduction.
+//!
+//! Representation: any `u64` value `v` stands for `v mod p`. Since `2^64 - 1 < 2p`, every
+//! element has one or two representations (`x` and, for `x < 2^64 - p = 2^32 - 1`, `x + p`).
+//! Arithmetic keeps results anywhere in `[0, 2^64)` and never canonicalises; equality, hashing,
+//! [`GoldilocksFast::to_canonical_u64`] and the byte encodings reduce to `[0, p)`.
+//!
+//! Identities used, with `EPSILON = 2^32 - 1`:
+//! - `2^64 = EPSILON (mod p)`, since `p = 2^64 - EPSILON`;
+//! - `2^96 = -1 (mod p)`, since `2^96 = 2^32 · 2^64 = 2^32 (2^32 - 1) = 2^64 - 2^32 = -1`.
+
+use super::MODULUS;
+use crate::field::{Field, PrimeField};
+use core::hash::{Hash, Hasher};
+
+/// `2^64 mod p = 2^32 - 1`.
+const EPSILON: u64 = 0xffff_ffff;
+
+/// A Goldilocks element (`p = 2^64 - 2^32 + 1`) held as a lazily reduced `u64`.
+///
+/// Any `u64` is a valid value (`v` stands for `v mod p`); `==` and `Hash` compare the canonical
+/// integers, so `GoldilocksFast::new(p) == GoldilocksFast::new(0)`. Same elements as
+/// [`super::Goldilocks`], converted with `From` either way.
+///
+/// ```
+/// use fast_poseidon2::field::Field;
+/// use fast_poseidon2::goldilocks::{GoldilocksFast, MODULUS};
+///
+/// let a = GoldilocksFast::new(MODULUS - 1); // -1
+/// assert_eq!(a.mul(a), GoldilocksFast::new(1));
+/// assert_eq!(GoldilocksFast::new(MODULUS + 5).to_canonical_u64(), 5);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct GoldilocksFast(u64);
+
+impl GoldilocksFast {
+    /// The element `v mod p`. Accepts any `u64`; the value is stored as given (every `u64` is a
+    /// valid lazy representation) and reduced only on output.
+    #[inline(always)]
+    pub const fn new(v: u64) -> Self {
+        GoldilocksFast(v)
+    }
+
+    /// The canonical integer in `[0, p)`.
+    #[inline(always)]
+    pub const fn to_canonical_u64(self) -> u64 {
+        // A u64 is below 2p, so one conditional subtraction suffices.
+        if self.0 >= MODULUS {
+            self.0 - MODULUS
+        } else {
+            self.0
+        }
+    }
+}
+
+/// `a + b` as a lazy value in `[0, 2^64)`, congruent to the integer sum mod p.
+///
+/// Bounds: `a + b = s + c·2^64` with `c` in {0, 1}. If `c = 0` the result is `s`. If `c = 1`,
+/// `2^64 = EPSILON` so the sum is `s + EPSILON`; then `s <= 2^64 - 2`, and if `s + EPSILON`
+/// wraps again to `s' = s + EPSILON - 2^64 <= EPSILON - 2`, the lost `2^64` is one more
+/// `EPSILON`: `s' + EPSILON <= 2·EPSILON - 2 < 2^64`, no third wrap.
+#[inline(always)]
+const fn add_lazy(a: u64, b: u64) -> u64 {
+    let (sum, carry) = a.overflowing_add(b);
+    let (sum, carry) = sum.overflowing_add(EPSILON * carry as u64);
+    sum + EPSILON * carry as u64
+}
+
+/// `x mod p` as a lazy value in `[0, 2^64)`, for any `x < 2^128`.
+///
+/// Write `x = hi_hi·2^96 + hi_lo·2^64 + lo` (`hi_hi, hi_lo < 2^32`, `lo < 2^64`); then
+/// `x = lo - hi_hi + hi_lo·EPSILON (mod p)`.
+/// - `t0 = lo - hi_hi`: if it borrows, the wrapped value is `lo - hi_hi + 2^64`, and the extra
+///   `2^64 = EPSILON` is taken off: `lo < hi_hi < 2^32` gives a wrapped value
+///   `>= 2^64 - 2^32 + 1 > EPSILON`, so this second subtraction cannot borrow.
+/// - `t1 = hi_lo·EPSILON <= (2^32 - 1)^2 = 2^64 - 2^33 + 1`: no overflow.
+/// - `t0 + t1` by [`add_lazy`] (here even one correction suffices: a wrapped sum is at most
+///   `2^64 - 2^33`, and adding `EPSILON` stays below `2^64`).
+#[inline(always)]
+const fn reduce128(x: u128) -> u64 {
+    let lo = x as u64;
+    let hi = (x >> 64) as u64;
+    let hi_hi = hi >> 32;
+    let hi_lo = hi & EPSILON;
+    let (t0, borrow) = lo.overflowing_sub(hi_hi);
+    let t0 = t0 - EPSILON * borrow as u64;
+    add_lazy(t0, hi_lo * EPSILON)
+}
+
+impl PartialEq for GoldilocksFast {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.to_canonical_u64() == other.to_canonical_u64()
+    }
+}
+
+impl Eq for GoldilocksFast {}
+
+impl Hash for GoldilocksFast {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_canonical_u64().hash(state);
+    }
+}
+
+impl Field for GoldilocksFast {
+    const ZERO: Self = GoldilocksFast(0);
+    const ONE: Self = GoldilocksFast(1);
+
+    #[inline(always)]
+    fn from_u64(v: u64) -> Self {
+        GoldilocksFast(v)
+    }
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        GoldilocksFast(add_lazy(self.0, rhs.0))
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        GoldilocksFast(add_lazy(self.0, self.0))
+    }
+    #[inline(always)]
+    fn square(self) -> Self {
+        GoldilocksFast(reduce128(u128::from(self.0) * u128::from(self.0)))
+    }
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        GoldilocksFast(reduce128(u128::from(self.0) * u128::from(rhs.0)))
+    }
+}
+
+impl PrimeField for GoldilocksFast {
+    const MODULUS_BITS: u32 = 64;
+    const BYTES: usize = 8;
+
+    /// `self - rhs`: the mirror of the lazy addition. A borrow adds `2^64 = EPSILON`, so `EPSILON` is
+    /// taken off; if that borrows again (wrapped difference `< EPSILON`), it is taken off once
+    /// more, from a value `>= 2^64 - EPSILON > EPSILON`, which cannot borrow.
+    fn sub(self, rhs: Self) -> Self {
+        let (diff, borrow) = self.0.overflowing_sub(rhs.0);
+        let (diff, borrow) = diff.overflowing_sub(EPSILON * u64::from(borrow));
+        GoldilocksFast(diff - EPSILON * u64::from(borrow))
+    }
+
+    /// Fermat: `x^(p - 2)`; `None` for zero.
+    fn inverse(self) -> Option<Self> {
+        (self != Self::ZERO).then(|| self.pow_u64(MODULUS - 2))
+    }
+
+    fn write_modulus_be(out: &mut [u8]) {
+        out[..Self::BYTES].copy_from_slice(&MODULUS.to_be_bytes());
+    }
+
+    fn from_canonical_be_bytes(bytes: &[u8]) -> Option<Self> {
+        let v = u64::from_be_bytes(bytes.try_into().ok()?);
+        (v < MODULUS).then_some(GoldilocksFast(v))
+    }
+
+    /// Any length is accepted (Horner's rule mod p, one byte at a time); the result is canonical.
+    fn from_be_bytes_reduced(bytes: &[u8]) -> Self {
+        let v = bytes.iter().fold(0u64, |acc, &b| {
+            ((u128::from(acc) << 8 | u128::from(b)) % u128::from(MODULUS)) as u64
+        });
+        GoldilocksFast(v)
+    }
+
+    fn write_canonical_be_bytes(self, out: &mut [u8]) {
+        out[..Self::BYTES].copy_from_slice(&self.to_canonical_u64().to_be_bytes());
+    }
+}
+
+impl From<u64> for GoldilocksFast {
+    /// `v mod p` (see [`GoldilocksFast::new`]).
+    fn from(v: u64) -> Self {
+        GoldilocksFast::new(v)
+    }
+}
+
+impl From<GoldilocksFast> for u64 {
+    /// The canonical integer in `[0, p)`.
+    fn from(x: GoldilocksFast) -> Self {
+        x.to_canonical_u64()
+    }
+}
+
+impl From<super::Goldilocks> for GoldilocksFast {
+    fn from(x: super::Goldilocks) -> Self {
+        GoldilocksFast(ark_ff::PrimeField::into_bigint(x).0[0])
+    }
+}
+
+impl From<GoldilocksFast> for super::Goldilocks {
+    fn from(x: GoldilocksFast) -> Self {
+        super::Goldilocks::from(x.to_canonical_u64())
+    }
+}

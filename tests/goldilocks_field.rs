@@ -1,0 +1,227 @@
+//! `GoldilocksFast` arithmetic: every operation equals integer arithmetic mod p on every u64
+//! representation, including the non-canonical ones in `[p, 2^64)`, and agrees with the ark-ff
+//! `Goldilocks`.
+
+use fast_poseidon2::field::{Field, PrimeField};
+use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast, MODULUS};
+use proptest::prelude::*;
+
+const P: u64 = MODULUS;
+
+/// Representations at the edges of the special-form reductions: 0, 1, 2^32 - 1 (= 2^64 mod p),
+/// 2^32, p - 1, p and p + 1 (non-canonical 0 and 1), 2^64 - 2^32, 2^64 - 1.
+const EDGES: [u64; 9] = [
+    0,
+    1,
+    (1 << 32) - 1,
+    1 << 32,
+    P - 1,
+    P,
+    P + 1,
+    u64::MAX - ((1 << 32) - 1),
+    u64::MAX,
+];
+
+fn p128() -> u128 {
+    u128::from(P)
+}
+
+/// The canonical integer of `x mod p`.
+fn reduce(x: u128) -> u64 {
+    (x % p128()) as u64
+}
+
+fn fast(v: u64) -> GoldilocksFast {
+    GoldilocksFast::new(v)
+}
+
+/// Asserts that `op` on every pair of edge representations equals `expected` on the integers.
+fn check_edge_pairs(
+    name: &str,
+    op: impl Fn(GoldilocksFast, GoldilocksFast) -> GoldilocksFast,
+    expected: impl Fn(u128, u128) -> u64,
+) {
+    for &a in &EDGES {
+        for &b in &EDGES {
+            let got = op(fast(a), fast(b)).to_canonical_u64();
+            let want = expected(u128::from(a), u128::from(b));
+            assert_eq!(got, want, "{name}({a:#x}, {b:#x})");
+        }
+    }
+}
+
+fn sub_mod_p(a: u128, b: u128) -> u64 {
+    reduce(a % p128() + p128() - b % p128())
+}
+
+#[test]
+fn add_matches_integer_arithmetic_on_edge_pairs() {
+    check_edge_pairs("add", Field::add, |a, b| reduce(a + b));
+}
+
+#[test]
+fn mul_matches_integer_arithmetic_on_edge_pairs() {
+    check_edge_pairs("mul", Field::mul, |a, b| reduce(a * b));
+}
+
+#[test]
+fn sub_matches_integer_arithmetic_on_edge_pairs() {
+    check_edge_pairs("sub", PrimeField::sub, sub_mod_p);
+}
+
+#[test]
+fn double_matches_integer_arithmetic_on_edge_values() {
+    check_edge_pairs("double", |a, _| a.double(), |a, _| reduce(2 * a));
+}
+
+#[test]
+fn square_matches_integer_arithmetic_on_edge_values() {
+    check_edge_pairs("square", |a, _| a.square(), |a, _| reduce(a * a));
+}
+
+#[test]
+fn sbox_x7_matches_integer_arithmetic_on_edge_values() {
+    check_edge_pairs(
+        "sbox7",
+        |a, _| a.sbox::<7>(),
+        |a, _| {
+            let a = a % p128();
+            let a2 = a * a % p128();
+            let a4 = a2 * a2 % p128();
+            reduce(a4 * a2 % p128() * a)
+        },
+    );
+}
+
+#[test]
+fn chained_operations_on_lazy_results_stay_correct() {
+    // Feed each lazy result back in: errors in the bounds would compound.
+    for &a in &EDGES {
+        for &b in &EDGES {
+            let (mut x, mut want) = (fast(a), u128::from(a) % p128());
+            for _ in 0..64 {
+                x = x.mul(fast(b)).add(fast(a)).double().sub(fast(b));
+                want = (want * u128::from(b) + u128::from(a)) % p128();
+                want = u128::from(sub_mod_p(2 * want, u128::from(b)));
+            }
+            assert_eq!(x.to_canonical_u64(), want as u64, "a = {a:#x}, b = {b:#x}");
+        }
+    }
+}
+
+#[test]
+fn canonical_value_is_below_p_and_congruent() {
+    for &a in &EDGES {
+        let c = fast(a).to_canonical_u64();
+        assert!(c < P, "{a:#x}");
+        assert_eq!(c, reduce(u128::from(a)), "{a:#x}");
+        assert_eq!(u64::from(fast(a)), c, "{a:#x}");
+    }
+}
+
+#[test]
+fn equality_and_hash_compare_elements_not_representations() {
+    use std::hash::BuildHasher;
+    let hasher = std::collections::hash_map::RandomState::new();
+    for x in [0, 1, 5, (1 << 32) - 2] {
+        let (canonical, lazy) = (fast(x), fast(x + P));
+        assert_eq!(canonical, lazy);
+        assert_eq!(hasher.hash_one(canonical), hasher.hash_one(lazy));
+    }
+    assert_ne!(fast(0), fast(1));
+}
+
+#[test]
+fn inverse_times_self_is_one_and_zero_has_none() {
+    for &a in &EDGES {
+        match fast(a).inverse() {
+            None => assert_eq!(a % P, 0, "{a:#x}"),
+            Some(inv) => assert_eq!(inv.mul(fast(a)), GoldilocksFast::ONE, "{a:#x}"),
+        }
+    }
+    assert_eq!(fast(P).inverse(), None);
+}
+
+#[test]
+fn canonical_bytes_reject_p_and_above_and_wrong_lengths() {
+    let decode = |v: u64| GoldilocksFast::from_canonical_be_bytes(&v.to_be_bytes());
+    assert_eq!(decode(P - 1), Some(fast(P - 1)));
+    assert_eq!(decode(0), Some(fast(0)));
+    assert_eq!(decode(P), None);
+    assert_eq!(decode(u64::MAX), None);
+    assert_eq!(GoldilocksFast::from_canonical_be_bytes(&[0; 7]), None);
+    assert_eq!(GoldilocksFast::from_canonical_be_bytes(&[0; 9]), None);
+}
+
+#[test]
+fn canonical_bytes_round_trip_from_lazy_values() {
+    for &a in &EDGES {
+        let mut buf = [0u8; 8];
+        fast(a).write_canonical_be_bytes(&mut buf);
+        assert_eq!(u64::from_be_bytes(buf), reduce(u128::from(a)), "{a:#x}");
+        assert_eq!(GoldilocksFast::from_canonical_be_bytes(&buf), Some(fast(a)));
+    }
+}
+
+#[test]
+fn reduced_bytes_reduce_any_length_mod_p() {
+    assert_eq!(GoldilocksFast::from_be_bytes_reduced(&[]), fast(0));
+    assert_eq!(GoldilocksFast::from_be_bytes_reduced(&[7]), fast(7));
+    assert_eq!(
+        GoldilocksFast::from_be_bytes_reduced(&u64::MAX.to_be_bytes()),
+        fast(u64::MAX)
+    );
+    // 2^64 = 2^32 - 1 (mod p).
+    assert_eq!(
+        GoldilocksFast::from_be_bytes_reduced(&[1, 0, 0, 0, 0, 0, 0, 0, 0]),
+        fast((1 << 32) - 1)
+    );
+}
+
+#[test]
+fn modulus_and_sizes_match_the_ark_field() {
+    let (mut fast_p, mut ark_p) = ([0u8; 8], [0u8; 8]);
+    GoldilocksFast::write_modulus_be(&mut fast_p);
+    Goldilocks::write_modulus_be(&mut ark_p);
+    assert_eq!(fast_p, P.to_be_bytes());
+    assert_eq!(ark_p, fast_p);
+    assert_eq!(GoldilocksFast::MODULUS_BITS, Goldilocks::MODULUS_BITS);
+    assert_eq!(GoldilocksFast::BYTES, Goldilocks::BYTES);
+}
+
+#[test]
+fn conversions_to_and_from_ark_preserve_the_element() {
+    for &a in &EDGES {
+        let ark = Goldilocks::from(fast(a));
+        assert_eq!(ark, Goldilocks::from(a));
+        assert_eq!(GoldilocksFast::from(ark), fast(a));
+        assert!(GoldilocksFast::from(ark).to_canonical_u64() < P);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+    #[test]
+    fn random_pairs_match_integer_arithmetic(a: u64, b: u64) {
+        let (x, y, a, b) = (fast(a), fast(b), u128::from(a), u128::from(b));
+        prop_assert_eq!(x.add(y).to_canonical_u64(), reduce(a + b));
+        prop_assert_eq!(x.mul(y).to_canonical_u64(), reduce(a * b));
+        prop_assert_eq!(x.sub(y).to_canonical_u64(), sub_mod_p(a, b));
+        prop_assert_eq!(x.double().to_canonical_u64(), reduce(2 * a));
+        prop_assert_eq!(x.square().to_canonical_u64(), reduce(a * a));
+    }
+
+    #[test]
+    fn random_pairs_agree_with_ark(a: u64, b: u64) {
+        let (x, y) = (fast(a), fast(b));
+        let (u, v) = (Goldilocks::from(a), Goldilocks::from(b));
+        prop_assert_eq!(Goldilocks::from(x.add(y)), u.add(v));
+        prop_assert_eq!(Goldilocks::from(x.mul(y)), u.mul(v));
+        prop_assert_eq!(Goldilocks::from(x.sub(y)), PrimeField::sub(u, v));
+        prop_assert_eq!(
+            x.inverse().map(Goldilocks::from),
+            PrimeField::inverse(u)
+        );
+    }
+}
