@@ -17,6 +17,11 @@
 //!
 //! Margin (Poseidon2 paper section 6, reference): `R_F + 2`, `R_P · 1.075` rounded up. Like
 //! the reference, the inflated `R_P` replaces the loop's `R_P` for the rest of its inner loop.
+//!
+//! The search returns the reference's pair while skipping pairs that cannot win: within an
+//! inner loop, every secure pair after the first has a larger `R_F` and no smaller `R_P`, so a
+//! higher cost (the inner loop stops at its first secure pair); and once `t · (4 + margin) +
+//! R_P` exceeds the best cost so far, no later outer iteration can win (the outer loop stops).
 
 use crate::Error;
 
@@ -103,21 +108,28 @@ pub fn round_numbers(
         d as f64,
         f64::from(security_level),
     );
+    let rf_margin = if with_margin { 2 } else { 0 };
     let mut best: Option<(usize, usize, usize)> = None; // (cost, R_F, R_P)
-    for rp_start in 1..500usize {
-        let mut rp = rp_start;
-        for rf in (4..100usize).step_by(2) {
-            if !secure(n, tf, alpha, m, rf as f64, rp as f64) {
-                continue;
-            }
-            let rf_final = if with_margin { rf + 2 } else { rf };
-            if with_margin {
-                rp = ceil(rp as f64 * 1.075) as usize;
-            }
-            let cost = t * rf_final + rp;
-            if best.is_none_or(|(c, f, _)| cost < c || (cost == c && rf_final < f)) {
-                best = Some((cost, rf_final, rp));
-            }
+    for rp in 1..500usize {
+        // The cheapest any pair from here on can be: R_F = 4, R_P not below the loop's.
+        if best.is_some_and(|(c, _, _)| t * (4 + rf_margin) + rp > c) {
+            break;
+        }
+        let Some(rf) = (4..100usize)
+            .step_by(2)
+            .find(|&rf| secure(n, tf, alpha, m, rf as f64, rp as f64))
+        else {
+            continue;
+        };
+        let rp_final = if with_margin {
+            ceil(rp as f64 * 1.075) as usize
+        } else {
+            rp
+        };
+        let rf_final = rf + rf_margin;
+        let cost = t * rf_final + rp_final;
+        if best.is_none_or(|(c, f, _)| cost < c || (cost == c && rf_final < f)) {
+            best = Some((cost, rf_final, rp_final));
         }
     }
     best.map(|(_, rf, rp)| (rf, rp))

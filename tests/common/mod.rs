@@ -43,3 +43,80 @@ pub fn hex_array<F: PrimeField>(v: &Value) -> Vec<F> {
         .map(|x| from_hex(x.as_str().expect("str")))
         .collect()
 }
+
+pub mod babybear;
+pub mod textbook;
+
+/// Asserts that the `id` entry of the vector file `file` (layout of `kats.json`: `input.hex`,
+/// `output.hex`) is reproduced by both the const-generic path (field `C`) and the runtime path
+/// (field `F`; the two differ for Goldilocks: `GoldilocksFast` and the ark `Goldilocks`).
+pub fn assert_kat<
+    C: PrimeField,
+    F: PrimeField,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    file: &str,
+    id: &str,
+    ct: &fast_poseidon2::ct::Poseidon2Ct<C, T, RF, RP, D>,
+    flexible: &fast_poseidon2::Poseidon2<F>,
+) {
+    let vectors = vectors(file);
+    let entry = instance(&vectors, id);
+    let state: [C; T] = hex_array::<C>(&entry["input"]["hex"])
+        .try_into()
+        .expect("width");
+    let expected: Vec<C> = hex_array(&entry["output"]["hex"]);
+    assert_eq!(ct.permutation(&state).as_slice(), expected, "{id}: ct path");
+    let input: Vec<F> = hex_array(&entry["input"]["hex"]);
+    let expected: Vec<F> = hex_array(&entry["output"]["hex"]);
+    assert_eq!(
+        flexible.permutation(&input).unwrap(),
+        expected,
+        "{id}: flexible path"
+    );
+}
+
+/// The all-zero state, the all-`(p - 1)` state, then `count` states of uniformly random bytes
+/// reduced mod p, drawn from a `rand` 0.8 `StdRng` seeded with `seed` (so failures reproduce).
+pub fn random_states<F: PrimeField, const T: usize>(seed: u64, count: usize) -> Vec<[F; T]> {
+    use rand::{RngCore, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut random = || {
+        let mut bytes = vec![0u8; F::BYTES];
+        rng.fill_bytes(&mut bytes);
+        F::from_be_bytes_reduced(&bytes)
+    };
+    let mut states = vec![[F::ZERO; T], [F::ZERO.sub(F::ONE); T]];
+    states.extend((0..count).map(|_| core::array::from_fn(|_| random())));
+    states
+}
+
+/// Asserts that the const-generic and the runtime path both map `state` to `expected`; `what`
+/// names the case in a failure message.
+pub fn assert_both_paths<
+    F: PrimeField,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    ct: &fast_poseidon2::ct::Poseidon2Ct<F, T, RF, RP, D>,
+    flexible: &fast_poseidon2::Poseidon2<F>,
+    state: &[F; T],
+    expected: &[F],
+    what: &str,
+) {
+    assert_eq!(
+        ct.permutation(state).as_slice(),
+        expected,
+        "{what}: ct path"
+    );
+    assert_eq!(
+        flexible.permutation(state).unwrap(),
+        expected,
+        "{what}: flexible path"
+    );
+}

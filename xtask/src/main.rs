@@ -130,39 +130,48 @@ fn tables() -> Vec<(&'static str, String)> {
             ),
         ),
         (
+            "bls12_381.rs",
+            render::<ark_bls12_381::Fr>(
+                "BLS12-381",
+                &[
+                    spec(2, 5, 56, Some(BLS[0])),
+                    spec(3, 5, 56, Some(BLS[1])),
+                    spec(4, 5, 56, Some(BLS[2])),
+                    spec(8, 5, 57, Some(BLS[3])),
+                    spec(12, 5, 57, None),
+                ],
+            ),
+        ),
+        (
             "goldilocks.rs",
             render::<fast_poseidon2::goldilocks::Goldilocks>(
                 "Goldilocks",
                 &[
-                    spec(
-                        8,
-                        7,
-                        22,
-                        Some("poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_8_PARAMS)"),
-                    ),
-                    spec(
-                        12,
-                        7,
-                        22,
-                        Some("poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_12_PARAMS)"),
-                    ),
-                    spec(
-                        16,
-                        7,
-                        22,
-                        Some("poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_16_PARAMS)"),
-                    ),
-                    spec(
-                        20,
-                        7,
-                        22,
-                        Some("poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_20_PARAMS)"),
-                    ),
+                    spec(8, 7, 22, Some(GOLDILOCKS[0])),
+                    spec(12, 7, 22, Some(GOLDILOCKS[1])),
+                    spec(16, 7, 22, Some(GOLDILOCKS[2])),
+                    spec(20, 7, 22, Some(GOLDILOCKS[3])),
                 ],
             ),
         ),
     ]
 }
+
+/// The reference's BLS12-381 parameter sets, t = 2, 3, 4, 8.
+const BLS: [&str; 4] = [
+    "poseidon2_instance_bls12.rs (POSEIDON2_BLS_2_PARAMS)",
+    "poseidon2_instance_bls12.rs (POSEIDON2_BLS_3_PARAMS)",
+    "poseidon2_instance_bls12.rs (POSEIDON2_BLS_4_PARAMS)",
+    "poseidon2_instance_bls12.rs (POSEIDON2_BLS_8_PARAMS)",
+];
+
+/// The reference's Goldilocks parameter sets, t = 8, 12, 16, 20.
+const GOLDILOCKS: [&str; 4] = [
+    "poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_8_PARAMS)",
+    "poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_12_PARAMS)",
+    "poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_16_PARAMS)",
+    "poseidon2_instance_goldilocks.rs (POSEIDON2_GOLDILOCKS_20_PARAMS)",
+];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -2,6 +2,8 @@
 //! Do not edit by hand: `cargo run -p xtask -- gen-params --check` and the regeneration test
 //! fail on any drift.
 
+#[cfg(feature = "bls12-381")]
+pub(crate) mod bls12_381;
 #[cfg(feature = "bn254")]
 pub(crate) mod bn254;
 #[cfg(feature = "goldilocks")]

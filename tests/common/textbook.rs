@@ -1,0 +1,97 @@
+//! The textbook Poseidon2 permutation, written straight from the paper (eprint 2023/323,
+//! sections 5.1-5.3) with dense `t x t` matrices and generic exponentiation: no layer
+//! shortcuts, no S-box chains. The crate's fast paths are checked against it.
+
+use fast_poseidon2::Poseidon2Params;
+use fast_poseidon2::field::PrimeField;
+
+/// `M4` of the paper, section 5.1 (the reference's `matmul_m4`).
+const M4: [[u64; 4]; 4] = [[5, 7, 1, 3], [4, 6, 1, 1], [1, 3, 5, 7], [1, 1, 4, 6]];
+
+/// The dense external matrix `M_E`: `circ(2, 1)` for t = 2, `circ(2, 1, 1)` for t = 3, `M4` for
+/// t = 4, and for t = 4k >= 8 the block matrix with `2 M4` on the diagonal and `M4` elsewhere.
+pub fn external_matrix<F: PrimeField>(t: usize) -> Vec<Vec<F>> {
+    (0..t)
+        .map(|i| {
+            (0..t)
+                .map(|j| {
+                    F::from_u64(match t {
+                        2 | 3 => 1 + u64::from(i == j),
+                        4 => M4[i][j],
+                        _ if i / 4 == j / 4 => 2 * M4[i % 4][j % 4],
+                        _ => M4[i % 4][j % 4],
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The dense internal matrix `M_I`: `[[2,1],[1,3]]`, `[[2,1,1],[1,2,1],[1,1,3]]`, and for
+/// t >= 4 the all-ones matrix plus `diag(mu - 1)` from the parameters.
+pub fn internal_matrix<F: PrimeField>(params: &Poseidon2Params<F>) -> Vec<Vec<F>> {
+    let t = params.width();
+    let diagonal = |i: usize| match t {
+        2 => F::from_u64([1, 2][i]),
+        3 => F::from_u64([1, 1, 2][i]),
+        _ => params.internal_diagonal_minus_one()[i],
+    };
+    (0..t)
+        .map(|i| {
+            (0..t)
+                .map(|j| {
+                    if i == j {
+                        F::ONE.add(diagonal(i))
+                    } else {
+                        F::ONE
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `matrix * state`, entry by entry.
+fn apply<F: PrimeField>(matrix: &[Vec<F>], state: &[F]) -> Vec<F> {
+    matrix
+        .iter()
+        .map(|row| {
+            row.iter()
+                .zip(state)
+                .fold(F::ZERO, |acc, (&m, &x)| acc.add(m.mul(x)))
+        })
+        .collect()
+}
+
+/// The permutation: `M_E`; `R_F / 2` full rounds (add `t` constants, `x^d` on every element,
+/// `M_E`); `R_P` partial rounds (add one constant to `x_0`, `x_0^d`, `M_I`); `R_F / 2` full
+/// rounds.
+pub fn permutation<F: PrimeField>(params: &Poseidon2Params<F>, input: &[F]) -> Vec<F> {
+    let t = params.width();
+    let d = params.sbox_degree();
+    let external = external_matrix::<F>(t);
+    let internal = internal_matrix(params);
+    let full_round = |state: Vec<F>, constants: &[F]| {
+        let state: Vec<F> = state
+            .iter()
+            .zip(constants)
+            .map(|(&x, &c)| x.add(c).pow_u64(d))
+            .collect();
+        apply(&external, &state)
+    };
+    let (first, last) = params
+        .external_round_constants()
+        .split_at(params.rounds_f() / 2 * t);
+    let mut state = apply(&external, input);
+    for constants in first.chunks(t) {
+        state = full_round(state, constants);
+    }
+    for &c in params.internal_round_constants() {
+        state[0] = state[0].add(c).pow_u64(d);
+        state = apply(&internal, &state);
+    }
+    for constants in last.chunks(t) {
+        state = full_round(state, constants);
+    }
+    state
+}

@@ -1,0 +1,165 @@
+//! Known answers for the shipped instances the reference does not ship (BN254 t = 2, 4, 8, 12;
+//! BLS12-381 t = 12). Their outputs on `[0, 1, ..., t-1]` were computed once by this crate and
+//! frozen in `tests/vectors/frozen_kats.json` (the file names the command and the date), so any
+//! later change to constants, layers or rounds shows up here. Independently of our fast layers,
+//! the textbook dense-matrix permutation (`tests/common/textbook.rs`) gives the same answers.
+
+mod common;
+
+use common::{assert_kat, hex_array, instance, textbook, to_hex, vectors};
+use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::{Poseidon2, Poseidon2Params};
+use serde_json::{Value, json};
+
+const FILE: &str = "frozen_kats.json";
+
+/// The textbook permutation of freshly generated parameters maps the frozen input to the
+/// frozen output.
+fn assert_textbook_gives_frozen_kat<F: PrimeField>(id: &str) {
+    let file = vectors(FILE);
+    let entry = instance(&file, id);
+    let number = |key: &str| entry[key].as_u64().expect("number");
+    let params = Poseidon2Params::<F>::generate(
+        number("t") as usize,
+        number("d"),
+        number("R_F") as usize,
+        number("R_P") as usize,
+    )
+    .expect("generate");
+    let input: Vec<F> = hex_array(&entry["input"]["hex"]);
+    let expected: Vec<F> = hex_array(&entry["output"]["hex"]);
+    assert_eq!(textbook::permutation(&params, &input), expected, "{id}");
+}
+
+/// Per instance: `(KAT test, textbook test, module, ct constructor, getter, field, id)`.
+macro_rules! frozen_kat_tests {
+    ($feature:literal, [$(($kat:ident, $textbook:ident, $module:ident, $ct:ident, $getter:ident, $field:ty, $id:literal)),* $(,)?]) => {$(
+        #[cfg(feature = $feature)]
+        #[test]
+        fn $kat() {
+            use fast_poseidon2::instances::$module;
+            assert_kat(FILE, $id, &$module::ct::$ct(), $module::$getter());
+        }
+
+        #[cfg(feature = $feature)]
+        #[test]
+        fn $textbook() {
+            assert_textbook_gives_frozen_kat::<$field>($id);
+        }
+    )*};
+}
+
+frozen_kat_tests!(
+    "bn254",
+    [
+        (
+            bn254_t2_matches_frozen_kat,
+            bn254_t2_textbook_gives_frozen_kat,
+            bn254,
+            t2,
+            poseidon2_t2,
+            ark_bn254::Fr,
+            "bn254_t2"
+        ),
+        (
+            bn254_t4_matches_frozen_kat,
+            bn254_t4_textbook_gives_frozen_kat,
+            bn254,
+            t4,
+            poseidon2_t4,
+            ark_bn254::Fr,
+            "bn254_t4"
+        ),
+        (
+            bn254_t8_matches_frozen_kat,
+            bn254_t8_textbook_gives_frozen_kat,
+            bn254,
+            t8,
+            poseidon2_t8,
+            ark_bn254::Fr,
+            "bn254_t8"
+        ),
+        (
+            bn254_t12_matches_frozen_kat,
+            bn254_t12_textbook_gives_frozen_kat,
+            bn254,
+            t12,
+            poseidon2_t12,
+            ark_bn254::Fr,
+            "bn254_t12"
+        ),
+    ]
+);
+
+frozen_kat_tests!(
+    "bls12-381",
+    [(
+        bls12_381_t12_matches_frozen_kat,
+        bls12_381_t12_textbook_gives_frozen_kat,
+        bls12_381,
+        t12,
+        poseidon2_t12,
+        ark_bls12_381::Fr,
+        "bls12_381_t12"
+    ),]
+);
+
+/// One `frozen_kats.json` entry: generated parameters, runtime path, input `[0, ..., t-1]`.
+fn freeze<F: PrimeField>(id: &str, field: &str, t: usize, d: u64, rf: usize, rp: usize) -> Value {
+    let params = Poseidon2Params::<F>::generate(t, d, rf, rp).expect("generate");
+    let input: Vec<F> = (0..t as u64).map(F::from_u64).collect();
+    let output = Poseidon2::new(params).permutation(&input).expect("width");
+    let hex = |v: &[F]| v.iter().map(|&x| to_hex(x)).collect::<Vec<_>>();
+    json!({
+        "id": id,
+        "field": field,
+        "t": t, "d": d, "R_F": rf, "R_P": rp,
+        "grain_tuple": format!("(n = {}, t = {t}, R_F = {rf}, R_P = {rp})", F::MODULUS_BITS),
+        "input": { "hex": hex(&input) },
+        "output": { "hex": hex(&output) },
+    })
+}
+
+/// Writes `tests/vectors/frozen_kats.json`. Run by hand, once; the file is then frozen and the
+/// tests above check the code against it.
+#[test]
+#[ignore = "writes tests/vectors/frozen_kats.json; run by hand only when freezing"]
+fn write_frozen_kats_file() {
+    let file = json!({
+        "description": "Permutation known answers for the fast-poseidon2 instances the Horizen Labs reference does not ship. Computed once by fast-poseidon2 (constants from its Grain LFSR, Poseidon2Params::generate; output of the runtime-width path) and frozen; checked by tests/frozen_kats.rs on both paths and against the textbook dense-matrix permutation.",
+        "command": "cargo test --release --test frozen_kats -- --ignored write_frozen_kats_file",
+        "date": today_utc(),
+        "encoding": "0x-prefixed big-endian hex of the canonical integer, 2 * ceil(bits / 8) digits",
+        "input_rule": "state[i] = i for i in 0..t",
+        "instances": [
+            freeze::<ark_bn254::Fr>("bn254_t2", "BN254 scalar field Fr", 2, 5, 8, 56),
+            freeze::<ark_bn254::Fr>("bn254_t4", "BN254 scalar field Fr", 4, 5, 8, 56),
+            freeze::<ark_bn254::Fr>("bn254_t8", "BN254 scalar field Fr", 8, 5, 8, 57),
+            freeze::<ark_bn254::Fr>("bn254_t12", "BN254 scalar field Fr", 12, 5, 8, 57),
+            freeze::<ark_bls12_381::Fr>("bls12_381_t12", "BLS12-381 scalar field Fr", 12, 5, 8, 57),
+        ],
+    });
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/frozen_kats.json"
+    );
+    std::fs::write(path, serde_json::to_string_pretty(&file).unwrap() + "\n").unwrap();
+}
+
+/// Today's UTC date as `YYYY-MM-DD` (civil-from-days, H. Hinnant's algorithm).
+fn today_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
