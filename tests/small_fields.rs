@@ -7,8 +7,10 @@
 //! the shipped instances (with `n` = 5 or 9 bits). Round numbers are toy values: bijectivity does
 //! not depend on them, but every phase (initial `M_E`, full, partial, full rounds) runs.
 
+mod common;
 mod small;
 
+use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::linear::{external_layer, internal_layer};
@@ -98,6 +100,60 @@ fn matrix_of<F: PrimeField>(t: usize, layer: impl Fn(&mut [F])) -> Vec<Vec<F>> {
 
 /// Every supported width.
 const WIDTHS: [usize; 10] = [2, 3, 4, 8, 12, 16, 20, 24, 28, 32];
+
+/// The matrix with columns `columns`, as rows.
+fn transpose<F: PrimeField>(columns: Vec<Vec<F>>) -> Vec<Vec<F>> {
+    (0..columns.len())
+        .map(|i| columns.iter().map(|col| col[i]).collect())
+        .collect()
+}
+
+#[test]
+fn external_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
+    fn check<F: PrimeField>() {
+        for t in WIDTHS {
+            let layer = transpose(matrix_of::<F>(t, external_layer));
+            assert_eq!(layer, textbook::external_matrix::<F>(t), "t = {t}");
+        }
+    }
+    check::<F17>();
+    check::<F257>();
+}
+
+#[test]
+fn internal_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
+    fn check<F: PrimeField>() {
+        for t in WIDTHS {
+            // Distinct diagonal entries, so a swapped or misplaced entry shows (t = 2, 3 use
+            // their fixed diagonals).
+            let diag_m1: Vec<F> = match t {
+                2 => vec![F::ONE, F::from_u64(2)],
+                3 => vec![F::ONE, F::ONE, F::from_u64(2)],
+                _ => (0..t as u64).map(|i| F::from_u64(3 * i + 5)).collect(),
+            };
+            let params =
+                Poseidon2Params::new(t, 3, 0, 0, vec![], vec![], diag_m1).expect("supported width");
+            let diag = params.internal_diagonal_minus_one();
+            let layer = transpose(matrix_of::<F>(t, |s| internal_layer(s, diag)));
+            assert_eq!(layer, textbook::internal_matrix(&params), "t = {t}");
+        }
+    }
+    check::<F257>();
+    #[cfg(feature = "bn254")]
+    check::<ark_bn254::Fr>();
+}
+
+/// Every state of GF(17)^3 through the textbook permutation equals the fast paths' output.
+#[test]
+fn textbook_agrees_with_the_fast_paths_on_every_f17_t3_state() {
+    let params = Poseidon2Params::<F17>::generate(3, 3, 8, 6).expect("supported shape");
+    let ct = Poseidon2Ct::<F17, 3, 8, 6, 3>::from_params(&params).expect("same shape");
+    assert_bijection::<F17>(3, |state| {
+        let expected = textbook::permutation(&params, state);
+        ct.permute_mut(state.try_into().expect("width"));
+        assert_eq!(state, expected);
+    });
+}
 
 #[test]
 fn external_layer_is_invertible_for_every_width_over_f17_and_f257() {

@@ -52,7 +52,7 @@ pub fn internal_matrix<F: PrimeField>(params: &Poseidon2Params<F>) -> Vec<Vec<F>
 }
 
 /// `matrix * state`, entry by entry.
-fn apply<F: PrimeField>(matrix: &[Vec<F>], state: &[F]) -> Vec<F> {
+pub fn apply<F: PrimeField>(matrix: &[Vec<F>], state: &[F]) -> Vec<F> {
     matrix
         .iter()
         .map(|row| {
