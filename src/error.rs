@@ -117,6 +117,17 @@ pub enum Error {
         /// The permutation's width `t`.
         width: usize,
     },
+    /// A streaming sponge was asked for more output elements than it declared up front (the
+    /// output count enters the sponge's initial value, so it cannot grow afterwards).
+    SqueezeOverflow {
+        /// The declared output length.
+        declared: usize,
+    },
+    /// `hash` was asked for more output elements than can be allocated.
+    OutputTooLarge {
+        /// The requested number of output elements.
+        requested: usize,
+    },
 }
 
 impl Error {
@@ -144,6 +155,8 @@ impl Error {
             Error::AbsorbOverflow { .. } => 17,
             Error::IncompleteAbsorb { .. } => 18,
             Error::InvalidBatchLength { .. } => 19,
+            Error::SqueezeOverflow { .. } => 20,
+            Error::OutputTooLarge { .. } => 21,
         }
     }
 }
@@ -225,6 +238,15 @@ impl fmt::Display for Error {
                     f,
                     "batch buffer of {len} elements is not a multiple of width {width}"
                 )
+            }
+            Error::SqueezeOverflow { declared } => {
+                write!(
+                    f,
+                    "more than the declared {declared} output elements squeezed"
+                )
+            }
+            Error::OutputTooLarge { requested } => {
+                write!(f, "{requested} output elements cannot be allocated")
             }
         }
     }

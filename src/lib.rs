@@ -26,6 +26,14 @@
 //! # }
 //! ```
 //!
+//! On top of either permutation (module [`modes`], [`bytes`]):
+//! - `compress`: `(t-1)`-to-1 Merkle compression `perm(x ‖ 0)[0]`, as the reference's
+//!   `MerkleTreeHash`;
+//! - `hash` / `hash_into` and the streaming [`modes::Sponge`]: a length-declared sponge whose
+//!   BN254 t = 4, rate 3 output is Noir's `Poseidon2::hash` (see `docs/compat.md`);
+//! - `hashv_bytes` / `hash_bytes_be` / `hash_bytes_le`: the byte API a hashing syscall wraps
+//!   (canonical encodings only, all lengths checked first, no allocation).
+//!
 //! # Cargo features
 //! - `std` (default): cached instance getters `poseidon2_tN()`; implies `alloc`.
 //! - `alloc`: [`Poseidon2`], [`Poseidon2Params`] and generation.
@@ -42,18 +50,21 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod bytes;
 pub mod ct;
 mod error;
 pub mod field;
 pub mod goldilocks;
 pub mod instances;
 pub mod linear;
+pub mod modes;
 pub mod params;
 mod permutation;
 #[cfg(feature = "alloc")]
 mod poseidon2;
 pub mod security;
 
+pub use bytes::{Endianness, MAX_BYTE_INPUTS};
 pub use error::Error;
 pub use params::MAX_WIDTH;
 #[cfg(feature = "alloc")]

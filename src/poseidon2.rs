@@ -58,6 +58,14 @@ impl<F: Field> Poseidon2<F> {
                 expected: self.width(),
             });
         }
+        self.permute_exact(state);
+        Ok(())
+    }
+
+    /// Permutes `state`, whose length the caller guarantees to be `t`.
+    #[inline]
+    pub(crate) fn permute_exact(&self, state: &mut [F]) {
+        debug_assert_eq!(state.len(), self.width());
         let rc = self.constants();
         // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
         match self.params.sbox_degree {
@@ -66,7 +74,6 @@ impl<F: Field> Poseidon2<F> {
             7 => permute::<F, 7>(state, rc),
             _ => permute::<F, 11>(state, rc),
         }
-        Ok(())
     }
 
     /// Returns the permutation of `input` (exactly `t` elements) as a new vector.

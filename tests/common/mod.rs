@@ -120,3 +120,75 @@ pub fn assert_both_paths<
         "{what}: flexible path"
     );
 }
+
+/// The same element in another field type with the same modulus (e.g. `GoldilocksFast` and
+/// the ark `Goldilocks`), through the canonical big-endian encoding.
+pub fn convert<A: PrimeField, B: PrimeField>(x: A) -> B {
+    let mut buf = vec![0u8; A::BYTES];
+    x.write_canonical_be_bytes(&mut buf);
+    B::from_canonical_be_bytes(&buf).expect("same modulus")
+}
+
+/// The modulus `p`, big-endian, `F::BYTES` long.
+pub fn modulus_be<F: PrimeField>() -> Vec<u8> {
+    let mut p = vec![0u8; F::BYTES];
+    F::write_modulus_be(&mut p);
+    p
+}
+
+/// True when the canonical encoding of `x` is below `p` (compared as big-endian integers).
+pub fn is_canonical<F: PrimeField>(x: F) -> bool {
+    let mut buf = vec![0u8; F::BYTES];
+    x.write_canonical_be_bytes(&mut buf);
+    buf < modulus_be::<F>()
+}
+
+/// Invokes `$m!(name, t, ct_constructor_expr, cached_flexible_expr)` once per shipped instance.
+///
+/// INTEGRATOR: this is the one list of instances the mode tests (`tests/modes_*.rs`,
+/// `tests/no_alloc.rs`) run on; add the BLS12-381 and Goldilocks instances here, one line each.
+#[macro_export]
+macro_rules! for_each_instance {
+    ($m:ident) => {
+        $crate::for_each_instance!($m, bn254);
+        $crate::for_each_instance!($m, bls12_381);
+        $crate::for_each_instance!($m, goldilocks);
+    };
+    ($m:ident, bn254) => {
+        $crate::for_each_instance!(@list $m;
+            ("bn254", bn254, bn254_t2, 2, t2, poseidon2_t2),
+            ("bn254", bn254, bn254_t3, 3, t3, poseidon2_t3),
+            ("bn254", bn254, bn254_t4, 4, t4, poseidon2_t4),
+            ("bn254", bn254, bn254_t8, 8, t8, poseidon2_t8),
+            ("bn254", bn254, bn254_t12, 12, t12, poseidon2_t12),
+        );
+    };
+    ($m:ident, bls12_381) => {
+        $crate::for_each_instance!(@list $m;
+            ("bls12-381", bls12_381, bls12_381_t2, 2, t2, poseidon2_t2),
+            ("bls12-381", bls12_381, bls12_381_t3, 3, t3, poseidon2_t3),
+            ("bls12-381", bls12_381, bls12_381_t4, 4, t4, poseidon2_t4),
+            ("bls12-381", bls12_381, bls12_381_t8, 8, t8, poseidon2_t8),
+            ("bls12-381", bls12_381, bls12_381_t12, 12, t12, poseidon2_t12),
+        );
+    };
+    ($m:ident, goldilocks) => {
+        $crate::for_each_instance!(@list $m;
+            ("goldilocks", goldilocks, goldilocks_t8, 8, t8, poseidon2_t8),
+            ("goldilocks", goldilocks, goldilocks_t12, 12, t12, poseidon2_t12),
+            ("goldilocks", goldilocks, goldilocks_t16, 16, t16, poseidon2_t16),
+            ("goldilocks", goldilocks, goldilocks_t20, 20, t20, poseidon2_t20),
+        );
+    };
+    (@list $m:ident; $(($feature:literal, $module:ident, $name:ident, $t:literal, $ct:ident, $getter:ident)),* $(,)?) => {
+        $(
+            #[cfg(feature = $feature)]
+            $m!(
+                $name,
+                $t,
+                fast_poseidon2::instances::$module::ct::$ct(),
+                fast_poseidon2::instances::$module::$getter()
+            );
+        )*
+    };
+}
