@@ -1,18 +1,28 @@
-//! Differential properties on random inputs, checked against the textbook permutation (dense
-//! matrices, generic exponentiation: `tests/common/textbook.rs`), not only path against path:
-//! - for every shipped instance, the const-generic path, the runtime path and the textbook agree;
-//! - the external and internal layers equal their dense matrices, for every supported width.
+//! Differential properties on random inputs, checked against the textbook definitions (dense
+//! matrices, generic exponentiation, modes written from their definitions:
+//! `tests/common/textbook.rs`), not only path against path. For every shipped instance:
+//! - the const-generic path, the runtime path and the textbook permutation agree;
+//! - `compress` is the textbook `perm(inputs ‖ 0)[0]` on both paths;
+//! - the sponge (one-shot on both paths, streaming in random pieces) is the textbook sponge;
+//! - the byte API accepts exactly the slices of the right length encoding an integer `< p`,
+//!   fails with the specified error otherwise, and then equals the textbook byte API.
+//!
+//! And for every supported width, the external and internal layers equal their dense matrices.
 //!
 //! Cases per property: `PROPERTY_CASES` (default 64, so CI stays fast; `scripts/verify.sh` runs
 //! more).
+#![cfg(feature = "std")]
 
 mod common;
 
+use common::differential::{
+    assert_bytes_agree, assert_compress_agrees, assert_paths_agree, assert_sponge_agrees,
+};
 use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::linear::{external_layer, internal_layer};
-use fast_poseidon2::{Poseidon2, Poseidon2Params};
+use fast_poseidon2::{MAX_BYTE_INPUTS, Poseidon2Params};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -42,90 +52,104 @@ fn elements<F: PrimeField>(len: usize) -> impl Strategy<Value = Vec<F>> {
     proptest::collection::vec(element::<F>(), len)
 }
 
-/// The ct permutation (over `C`), the runtime permutation (over `A`, a representation of the
-/// same field: ark `Fp` for Goldilocks' fast `C`, otherwise `C` itself) and the textbook
-/// permutation of the ct instance's parameters agree on `state`.
-fn assert_paths_agree<
-    C: PrimeField,
-    A: PrimeField + From<C>,
-    const T: usize,
-    const RF: usize,
-    const RP: usize,
-    const D: u64,
->(
-    ct: &Poseidon2Ct<C, T, RF, RP, D>,
-    flexible: &Poseidon2<A>,
-    state: &[C],
-) -> Result<(), TestCaseError> {
-    let state: [C; T] = state.try_into().expect("width");
-    let out = ct.permutation(&state);
-    let plain = textbook::permutation(&ct.to_params(), &state);
-    prop_assert_eq!(&out[..], &plain[..], "ct vs textbook");
-    let runtime_input: Vec<A> = state.iter().map(|&x| A::from(x)).collect();
-    let runtime_expected: Vec<A> = out.iter().map(|&x| A::from(x)).collect();
-    prop_assert_eq!(
-        flexible.permutation(&runtime_input).unwrap(),
-        runtime_expected,
-        "runtime vs ct"
-    );
-    Ok(())
+/// [`elements`] of the field of `ct` (which only names the type).
+fn elements_of<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+    _ct: &Poseidon2Ct<F, T, RF, RP, D>,
+    len: usize,
+) -> impl Strategy<Value = Vec<F>> + use<F, T, RF, RP, D> {
+    elements::<F>(len)
 }
 
-/// One module of proptests per field, `<module>::ct_runtime_and_textbook_agree::tN`: fields as
-/// `(feature, instances module, ct field)` sharing one width list `[(ct constructor = test
-/// name, runtime getter, width)]`.
-macro_rules! paths_agree {
-    ([$(($feature:literal, $module:ident, $field:ty)),* $(,)?], $widths:tt) => {
-        $(paths_agree!($feature, $module, $field, $widths);)*
+/// Byte inputs for the byte API over the field of `ct`, big-endian: three times in four 1 to
+/// `MAX_BYTE_INPUTS` canonical encodings (accepted); otherwise 0 to `MAX_BYTE_INPUTS + 1`
+/// slices mixing canonical encodings, random bytes, the modulus with random low bytes (values
+/// just below and above `p`) and wrong lengths.
+fn byte_inputs_of<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+    _ct: &Poseidon2Ct<F, T, RF, RP, D>,
+) -> impl Strategy<Value = Vec<Vec<u8>>> + use<F, T, RF, RP, D> {
+    let canonical = || {
+        element::<F>().prop_map(|x| {
+            let mut be = vec![0u8; F::BYTES];
+            x.write_canonical_be_bytes(&mut be);
+            be
+        })
     };
-    ($feature:literal, $module:ident, $field:ty, [$(($ct:ident, $getter:ident, $t:literal)),* $(,)?]) => {
-        #[cfg(feature = $feature)]
-        mod $module {
-            mod ct_runtime_and_textbook_agree {
-                use super::super::*;
-                use fast_poseidon2::instances::$module;
+    let mut p = vec![0u8; F::BYTES];
+    F::write_modulus_be(&mut p);
+    let near_p = (
+        1..=F::BYTES,
+        proptest::collection::vec(any::<u8>(), F::BYTES),
+    )
+        .prop_map(move |(k, low)| {
+            let mut x = p.clone();
+            x[F::BYTES - k..].copy_from_slice(&low[F::BYTES - k..]);
+            x
+        });
+    let mixed = prop_oneof![
+        3 => canonical(),
+        2 => proptest::collection::vec(any::<u8>(), F::BYTES),
+        2 => near_p,
+        1 => proptest::collection::vec(any::<u8>(), 0..=F::BYTES + 2),
+    ];
+    prop_oneof![
+        3 => proptest::collection::vec(canonical(), 1..=MAX_BYTE_INPUTS),
+        1 => proptest::collection::vec(mixed, 0..=MAX_BYTE_INPUTS + 1),
+    ]
+}
 
-                proptest! {
-                    #![proptest_config(config())]
-                    $(
-                        #[test]
-                        fn $ct(state in elements::<$field>($t)) {
-                            assert_paths_agree(&$module::ct::$ct(), $module::$getter(), &state)?;
-                        }
-                    )*
+/// One module of properties per shipped instance (invoked by `for_each_instance!`).
+macro_rules! instance_properties {
+    ($name:ident, $t:literal, $ct:expr, $flexible:expr) => {
+        mod $name {
+            use super::*;
+
+            proptest! {
+                #![proptest_config(config())]
+
+                #[test]
+                fn ct_runtime_and_textbook_agree(state in elements_of(&$ct, $t)) {
+                    assert_paths_agree(&$ct, $flexible, &state);
+                }
+
+                #[test]
+                fn compress_is_the_textbook_first_lane_of_inputs_and_zero(
+                    inputs in elements_of(&$ct, $t - 1),
+                ) {
+                    let ct = $ct;
+                    let compressed = ct.compress::<{ $t - 1 }>(inputs.as_slice().try_into().unwrap());
+                    assert_compress_agrees(&ct.to_params(), $flexible, &inputs, compressed);
+                }
+
+                #[test]
+                fn sponge_one_shot_and_streaming_are_the_textbook_sponge(
+                    len in 1usize..3 * $t,
+                    seed in elements_of(&$ct, 3 * $t),
+                    rate in 1usize..$t,
+                    out in 1usize..2 * $t,
+                    absorb_cuts in proptest::collection::vec(any::<usize>(), 0..4),
+                    squeeze_cuts in proptest::collection::vec(any::<usize>(), 0..4),
+                ) {
+                    let inputs = &seed[..len];
+                    assert_sponge_agrees(&$ct, $flexible, inputs, rate, out, &absorb_cuts, &squeeze_cuts);
+                }
+
+                #[test]
+                fn byte_api_accepts_exactly_canonical_encodings_and_is_the_textbook_byte_api(
+                    little_endian in any::<bool>(),
+                    mut inputs in byte_inputs_of(&$ct),
+                ) {
+                    if little_endian {
+                        inputs.iter_mut().for_each(|x| x.reverse());
+                    }
+                    let slices: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+                    assert_bytes_agree(&$ct, $flexible, little_endian, &slices);
                 }
             }
         }
     };
 }
 
-paths_agree!(
-    [
-        ("bn254", bn254, ark_bn254::Fr),
-        ("bls12-381", bls12_381, ark_bls12_381::Fr),
-    ],
-    [
-        (t2, poseidon2_t2, 2),
-        (t3, poseidon2_t3, 3),
-        (t4, poseidon2_t4, 4),
-        (t8, poseidon2_t8, 8),
-        (t12, poseidon2_t12, 12),
-    ]
-);
-
-paths_agree!(
-    [(
-        "goldilocks",
-        goldilocks,
-        fast_poseidon2::goldilocks::GoldilocksFast
-    )],
-    [
-        (t8, poseidon2_t8, 8),
-        (t12, poseidon2_t12, 12),
-        (t16, poseidon2_t16, 16),
-        (t20, poseidon2_t20, 20),
-    ]
-);
+for_each_instance!(instance_properties);
 
 /// Every supported width.
 const WIDTHS: [usize; 10] = [2, 3, 4, 8, 12, 16, 20, 24, 28, 32];

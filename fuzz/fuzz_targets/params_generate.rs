@@ -8,13 +8,8 @@
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::{Error, MAX_WIDTH, Poseidon2, Poseidon2Params};
 use fast_poseidon2_fuzz::small::{F17, F19, F257, modulus};
-use fast_poseidon2_fuzz::{elements, textbook};
+use fast_poseidon2_fuzz::{byte, elements, textbook};
 use libfuzzer_sys::fuzz_target;
-
-/// Byte `i` of `data` (zero past the end).
-fn byte(data: &[u8], i: usize) -> u8 {
-    data.get(i).copied().unwrap_or(0)
-}
 
 /// Eight bytes from `i` as a big-endian integer (zero past the end).
 fn word(data: &[u8], i: usize) -> u64 {
