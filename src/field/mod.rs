@@ -11,6 +11,7 @@
 //! the Goldilocks `GoldilocksFast` type.
 
 pub mod ark;
+mod montgomery;
 
 use core::fmt::Debug;
 
