@@ -34,15 +34,35 @@
 //! - `hashv_bytes` / `hash_bytes_be` / `hash_bytes_le`: the byte API a hashing syscall wraps
 //!   (canonical encodings only, all lengths checked first, no allocation).
 //!
+//! # Batches
+//! `permute_batch` (both types), `compress_batch` and `merkle_root` hash many independent states
+//! at once. With `std` on x86_64 a CPU with AVX-512 IFMA runs BN254 and BLS12-381 batches 8
+//! states per vector, chosen at run time without build flags ([`batch_backend`] says which path
+//! runs); everything else takes the portable scalar path, with identical output.
+//! `RUSTFLAGS="--cfg fast_poseidon2_force_portable"` forces the portable path (testing).
+//!
+//! ```
+//! # #[cfg(all(feature = "bn254", feature = "std"))] {
+//! use fast_poseidon2::instances::bn254;
+//! let perm = bn254::ct::t3();
+//! let mut states = vec![[ark_bn254::Fr::from(1u64); 3]; 20];
+//! perm.permute_batch(&mut states);
+//! assert_eq!(states[19], perm.permutation(&[ark_bn254::Fr::from(1u64); 3]));
+//! # }
+//! ```
+//!
 //! # Cargo features
-//! - `std` (default): cached instance getters `poseidon2_tN()`; implies `alloc`.
+//! - `std` (default): cached instance getters `poseidon2_tN()`, run-time CPU detection for the
+//!   SIMD batch backend; implies `alloc`.
+//! - `parallel`: batches split across threads with rayon; implies `std`.
 //! - `alloc`: [`Poseidon2`], [`Poseidon2Params`] and generation.
 //! - `bn254`, `bls12-381`, `goldilocks` (default): the shipped instances of each field.
 //!
 //! Without default features the crate is `no_std` and offers the field traits and
 //! [`ct::Poseidon2Ct`].
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
@@ -50,6 +70,10 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// The one module allowed `unsafe`: SIMD kernels entered after run-time CPU detection.
+#[allow(unsafe_code)]
+mod backend;
+mod batch;
 pub mod bytes;
 pub mod ct;
 mod error;
@@ -64,6 +88,7 @@ mod permutation;
 mod poseidon2;
 pub mod security;
 
+pub use backend::{BatchBackend, batch_backend};
 pub use bytes::{Endianness, MAX_BYTE_INPUTS};
 pub use error::Error;
 pub use params::MAX_WIDTH;

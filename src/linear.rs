@@ -14,10 +14,32 @@
 
 use crate::field::Field;
 
-/// Sum of all state elements.
+/// What the external layer and the fixed t = 2, 3 internal layers need: addition and doubling.
+/// Every [`Field`] has them; a SIMD batch backend implements it for a vector of field elements,
+/// so both run this one layer code.
+pub trait LinearOps: Copy {
+    /// `self + rhs` (a backend may leave the result lazily reduced).
+    fn add(self, rhs: Self) -> Self;
+    /// `2 * self`.
+    fn double(self) -> Self;
+}
+
+impl<F: Field> LinearOps for F {
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        Field::add(self, rhs)
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        Field::double(self)
+    }
+}
+
+/// Sum of all state elements. `state` must not be empty (the public layers return early for
+/// fewer than two elements).
 #[inline(always)]
-fn sum<F: Field>(state: &[F]) -> F {
-    state.iter().fold(F::ZERO, |acc, &x| acc.add(x))
+pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
+    state[1..].iter().fold(state[0], |acc, &x| acc.add(x))
 }
 
 /// `M4 · x` for one block of four, in 8 additions and 4 doublings.
@@ -25,7 +47,7 @@ fn sum<F: Field>(state: &[F]) -> F {
 /// With `a = x0 + x1`, `b = x2 + x3`, `c = 2 x1 + b`, `e = 2 x3 + a`:
 /// row 1 = `4a + c`, row 3 = `4b + e`, row 0 = `e + row 1`, row 2 = `c + row 3`.
 #[inline(always)]
-fn m4<F: Field>(x: &mut [F]) {
+fn m4<A: LinearOps>(x: &mut [A]) {
     let a = x[0].add(x[1]);
     let b = x[2].add(x[3]);
     let c = x[1].double().add(b);
@@ -41,11 +63,13 @@ fn m4<F: Field>(x: &mut [F]) {
 /// Applies the external matrix `M_E` to `state` in place.
 ///
 /// `state.len()` is the width `t` and should be 2, 3 or a multiple of 4 (instances validate it).
-/// Any other length does not panic: a remainder of fewer than four elements past the last block
-/// of four is left out of the block sums, which is not a Poseidon2 layer.
+/// Any other length does not panic: fewer than two elements are left as they are, and a
+/// remainder of fewer than four elements past the last block of four is left out of the block
+/// sums, which is not a Poseidon2 layer.
 #[inline(always)]
-pub fn external_layer<F: Field>(state: &mut [F]) {
+pub fn external_layer<A: LinearOps>(state: &mut [A]) {
     match state.len() {
+        0 | 1 => {}
         2 | 3 => {
             let s = sum(state);
             for x in state.iter_mut() {
@@ -57,8 +81,8 @@ pub fn external_layer<F: Field>(state: &mut [F]) {
             for block in state.chunks_exact_mut(4) {
                 m4(block);
             }
-            let mut column = [F::ZERO; 4];
-            for block in state.chunks_exact(4) {
+            let mut column = [state[0], state[1], state[2], state[3]];
+            for block in state[4..].chunks_exact(4) {
                 for (c, &x) in column.iter_mut().zip(block) {
                     *c = c.add(x);
                 }
@@ -76,25 +100,32 @@ pub fn external_layer<F: Field>(state: &mut [F]) {
 ///
 /// `diag_m1` has the state's length and holds `mu_i - 1`. For t = 2, 3 it is `(1, 2)` /
 /// `(1, 1, 2)` by definition, so it is not read and the products are replaced by an addition or
-/// a doubling. No length panics: for t >= 4, elements past the end of `diag_m1` are left as they
-/// are, which is not a Poseidon2 layer (instances always pass `t` entries).
+/// a doubling. No length panics: fewer than two elements are left as they are, and for t >= 4
+/// elements past the end of `diag_m1` are left as they are, which is not a Poseidon2 layer
+/// (instances always pass `t` entries).
 #[inline(always)]
 pub fn internal_layer<F: Field>(state: &mut [F], diag_m1: &[F]) {
-    let s = sum(state);
-    match state.len() {
-        2 => {
-            state[0] = state[0].add(s);
-            state[1] = state[1].double().add(s);
-        }
-        3 => {
-            state[0] = state[0].add(s);
-            state[1] = state[1].add(s);
-            state[2] = state[2].double().add(s);
-        }
-        _ => {
-            for (x, &m) in state.iter_mut().zip(diag_m1) {
-                *x = x.mul(m).add(s);
-            }
+    if state.len() < 2 {
+        return;
+    }
+    if state.len() <= 3 {
+        internal_layer_fixed(state);
+    } else {
+        let s = sum(state);
+        for (x, &m) in state.iter_mut().zip(diag_m1) {
+            *x = Field::add(x.mul(m), s);
         }
     }
+}
+
+/// The fixed internal matrices of t = 2 (`[[2,1],[1,3]]`) and t = 3 (`[[2,1,1],[1,2,1],[1,1,3]]`):
+/// `y_i = x_i + sum(x)`, the last element doubled first. `state.len()` is 2 or 3.
+#[inline(always)]
+pub(crate) fn internal_layer_fixed<A: LinearOps>(state: &mut [A]) {
+    let s = sum(state);
+    let last = state.len() - 1;
+    for x in state[..last].iter_mut() {
+        *x = x.add(s);
+    }
+    state[last] = state[last].double().add(s);
 }

@@ -39,7 +39,7 @@ impl<F: Field> Poseidon2<F> {
         self.params.width
     }
 
-    fn constants(&self) -> RoundConstants<'_, F> {
+    pub(crate) fn constants(&self) -> RoundConstants<'_, F> {
         RoundConstants {
             external: &self.params.external_round_constants,
             internal: &self.params.internal_round_constants,

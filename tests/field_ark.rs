@@ -2,7 +2,7 @@
 //! including at the edges of the branch-free addition (sums just below, at and above `p`).
 
 #![cfg(all(feature = "bn254", feature = "bls12-381"))]
-use ark_ff::{AdditiveGroup, Field as _, PrimeField as _};
+use ark_ff::PrimeField as _;
 use fast_poseidon2::field::Field;
 use proptest::prelude::*;
 

@@ -38,6 +38,21 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     fn mul(self, rhs: Self) -> Self {
         self * rhs
     }
+
+    // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
+    // backend re-checks this at run time (`ONE` must be `2^256 mod p`) before trusting it.
+    fn montgomery_256_modulus() -> Option<[u64; 4]> {
+        C::MODULUS.0.as_slice().try_into().ok()
+    }
+    #[inline(always)]
+    fn to_montgomery_256(self) -> Option<[u64; 4]> {
+        self.0.0.as_slice().try_into().ok()
+    }
+    #[inline(always)]
+    fn from_montgomery_256(limbs: [u64; 4]) -> Option<Self> {
+        let limbs: [u64; N] = limbs.as_slice().try_into().ok()?;
+        Some(Fp(BigInt(limbs), core::marker::PhantomData))
+    }
 }
 
 impl<C: MontConfig<N>, const N: usize> PrimeField for Fp<MontBackend<C, N>, N> {

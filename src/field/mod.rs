@@ -57,6 +57,29 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
             _ => x2.square().square().mul(x2.mul(self)),
         }
     }
+
+    /// Batch-backend hook: the modulus `p` as four little-endian 64-bit limbs if every element
+    /// is stored as `x * 2^256 mod p` in four limbs, canonical (`< p`); `None` (the default)
+    /// keeps the field on the portable batch path. See `crate::backend`.
+    #[doc(hidden)]
+    fn montgomery_256_modulus() -> Option<[u64; 4]> {
+        None
+    }
+
+    /// Batch-backend hook: the four limbs of `self * 2^256 mod p`, when
+    /// [`Field::montgomery_256_modulus`] is `Some`.
+    #[doc(hidden)]
+    fn to_montgomery_256(self) -> Option<[u64; 4]> {
+        None
+    }
+
+    /// Batch-backend hook: the element whose form `x * 2^256 mod p` has the limbs `limbs`
+    /// (which must be `< p`), when [`Field::montgomery_256_modulus`] is `Some`.
+    #[doc(hidden)]
+    fn from_montgomery_256(limbs: [u64; 4]) -> Option<Self> {
+        let _ = limbs;
+        None
+    }
 }
 
 /// A prime field with the operations parameter generation and the byte API need.

@@ -1,0 +1,772 @@
+//! AVX-512 IFMA batch kernel for 4-limb Montgomery fields with `2^250 <= p < 2^255` (BN254,
+//! BLS12-381).
+//!
+//! # Representation
+//! A vector [`Fe`] holds 8 field elements, lane `l` belonging to state `l` of a group of 8
+//! states. Each element is `y = x * 2^260 mod p` (Montgomery form with `R = 2^260`) written as
+//! five limbs `y = sum_j y_j 2^(52 j)` in the 64-bit lanes of five `__m512i`. `GROUPS` = 2
+//! groups (16 states; a last odd group runs alone) run interleaved: every arithmetic step below
+//! loops over the groups innermost, so the two groups' independent instruction chains alternate.
+//!
+//! A value is *normalized* when every limb is `< 2^52` (so `y < 2^260`); only normalized values
+//! enter a multiplication, because `vpmadd52luq/huq` read the low 52 bits of their factors.
+//!
+//! # Bounds (`p < 2^255`, `R = 2^260`, so `p / R < 2^-5`)
+//! - [`mont_mul`] / [`mont_square`]: for normalized `a`, `b` the result is
+//!   `r = (a b + m p) / R < a b / R + p` with `m < R`, normalized. If `a, b < 2p` then
+//!   `r < 4 p^2 / R + p < p (1 + 2^-3) < 2p`; if `b < p` (a constant) then `r < p + p = 2p` for
+//!   every normalized `a`. Every multiplication below has one of these two shapes, so every
+//!   product is `< 2p`. Column accumulators stay below `10 * 2^52` after the product and below
+//!   `20 * 2^52 + 2^12 < 2^57` after the reduction adds its 10 terms and carries: no 64-bit
+//!   overflow.
+//! - [`reduce`]: for any limbs `< 2^62` and value `v < 2^268`, returns a normalized value
+//!   `< 2p` congruent to `v` (proof at the function). The largest inputs it sees: the external
+//!   layer of t = 32 (row sums of `|M_E|` up to 144) applied to values `< 2p`, plus a constant
+//!   `< p`: `v < 289 p < 2^264`, limbs `< 289 * 2^52 < 2^61`.
+//! - [`LinearOps`] additions are limb-wise and never normalize: limbs grow by at most the row
+//!   sums above, far from 2^64.
+//!
+//! # Round structure
+//! Loaded states are converted with one multiplication by `2^264 mod p` (from ark's `R = 2^256`
+//! to `R = 2^260`): `< 2p`. Then the shared round driver's order: initial `M_E`; each full round
+//! `x_i <- sbox(reduce(x_i + c_i))` then `M_E`; each partial round
+//! `x_0 <- sbox(reduce(x_0 + c))`, `x_i <- reduce(x_i)` for `i >= 1`, then `M_I` (t = 2, 3: the
+//! fixed matrices by additions; t >= 4: `mont_mul(x_i, mu_i - 1) + sum`). Every S-box input and
+//! every multiplied value is therefore normalized and `< 2p`. At the end: `reduce`, multiply by
+//! `2^256 mod p` (back to ark's form, `< 2p`), subtract `p` once if needed (canonical `< p`).
+//!
+//! Round constants are converted to this form once per batch call and broadcast from memory
+//! (`vpbroadcastq`, a plain load on the load ports) where they are used; pre-broadcast copies
+//! would be 8 times larger (26 KB for BN254 t = 3) and compete with the states for L1.
+
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+
+use crate::field::Field;
+use crate::linear::{LinearOps, external_layer, internal_layer_fixed, sum};
+use crate::params::MAX_WIDTH;
+use crate::permutation::RoundConstants;
+
+/// States per vector group (one per 64-bit lane of a `__m512i`).
+const LANES: usize = 8;
+/// 52-bit limbs per element.
+const LIMBS: usize = 5;
+/// Groups processed interleaved.
+const GROUPS: usize = 2;
+const MASK52: u64 = (1 << 52) - 1;
+
+/// Whether this CPU runs the kernel (`std_detect` probes once and caches the answer).
+fn cpu_has_ifma() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512ifma")
+}
+
+/// Whether batches of `F` take this kernel on this CPU.
+pub(super) fn supports<F: Field>() -> bool {
+    cpu_has_ifma() && Modulus::of::<F>().is_some()
+}
+
+/// Runs every whole group of 8 states of `states` (flat, width `t`) through the kernel when the
+/// CPU and the field allow it, and returns the states left for the portable path.
+pub(super) fn permute_batch<'a, F: Field, const D: u64>(
+    states: &'a mut [F],
+    t: usize,
+    rc: RoundConstants<'_, F>,
+) -> &'a mut [F] {
+    let group = LANES * t;
+    if states.len() < group || !cpu_has_ifma() {
+        return states;
+    }
+    let Some(modulus) = Modulus::of::<F>() else {
+        return states;
+    };
+    let kernel = Kernel::new(modulus, rc);
+    let (vector, rest) = states.split_at_mut(states.len() / group * group);
+    // SAFETY: `cpu_has_ifma()` confirmed avx512f, avx512dq and avx512ifma on this CPU, the only
+    // requirement of the `#[target_feature]` function.
+    unsafe { permute_all::<F, D>(vector, t, &kernel) };
+    rest
+}
+
+/// Splits a canonical 4 x 64-bit integer into five 52-bit limbs.
+fn split52(a: [u64; 4]) -> [u64; LIMBS] {
+    [
+        a[0] & MASK52,
+        ((a[0] >> 52) | (a[1] << 12)) & MASK52,
+        ((a[1] >> 40) | (a[2] << 24)) & MASK52,
+        ((a[2] >> 28) | (a[3] << 36)) & MASK52,
+        a[3] >> 16,
+    ]
+}
+
+/// The scalar constants the kernel derives from the modulus.
+#[derive(Clone, Copy, Debug)]
+struct Modulus {
+    /// `p` in 52-bit limbs.
+    p: [u64; LIMBS],
+    /// `2^260 - p` in 52-bit limbs: adding `q (2^260 - p)` subtracts `q p` modulo `2^260`.
+    neg_p: [u64; LIMBS],
+    /// `-p^-1 mod 2^52`.
+    p_inv: u64,
+    /// `(2^208 / p) (1 - 2^-40)`: the top limb times this never exceeds the true quotient.
+    quotient_scale: f64,
+    /// `2^264 mod p`: multiplying ark's `x 2^256` by it gives `x 2^260`.
+    to_kernel: [u64; LIMBS],
+    /// `2^256 mod p`: multiplying `x 2^260` by it gives ark's `x 2^256`.
+    from_kernel: [u64; LIMBS],
+}
+
+impl Modulus {
+    /// The constants for `F`, or `None` if `F` is not a 4-limb Montgomery field with `R = 2^256`
+    /// and `2^250 <= p < 2^255` (the bounds in the module docs need these).
+    fn of<F: Field>() -> Option<Self> {
+        let p = F::montgomery_256_modulus()?;
+        if p[0] & 1 == 0 || p[3] >> 63 != 0 || p[3] >> 58 == 0 {
+            return None;
+        }
+        // ark's ONE must be 2^256 mod p, i.e. elements really are x * 2^256 mod p.
+        let from_kernel = F::ONE.to_montgomery_256()?;
+        if from_kernel != pow2_256_mod(&p) {
+            return None;
+        }
+        // 256 * 2^256 = 2^264 (mod p), canonical.
+        let to_kernel = F::from_u64(256).to_montgomery_256()?;
+
+        let p52 = split52(p);
+        let mut neg_p = [0; LIMBS];
+        let mut borrow = 0u64;
+        for (n, &limb) in neg_p.iter_mut().zip(&p52) {
+            *n = 0u64.wrapping_sub(limb).wrapping_sub(borrow) & MASK52;
+            borrow = u64::from(limb != 0 || borrow != 0);
+        }
+        // Newton's iteration doubles the correct low bits: 3 (any odd p0) -> 6 -> ... -> 96.
+        let mut inv = p[0];
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
+        }
+        let p_float = p
+            .iter()
+            .rev()
+            .fold(0f64, |acc, &limb| acc * 2f64.powi(64) + limb as f64);
+        Some(Modulus {
+            p: p52,
+            neg_p,
+            p_inv: inv.wrapping_neg() & MASK52,
+            quotient_scale: 2f64.powi(208) / p_float * (1.0 - 2f64.powi(-40)),
+            to_kernel: split52(to_kernel),
+            from_kernel: split52(from_kernel),
+        })
+    }
+}
+
+/// `2^256 mod p` for `2^250 <= p < 2^256`, by subtracting `p` from `2^256` until below `p`.
+fn pow2_256_mod(p: &[u64; 4]) -> [u64; 4] {
+    let sub = |a: [u64; 4]| {
+        let mut out = [0; 4];
+        let mut borrow = false;
+        for i in 0..4 {
+            let (d, b1) = a[i].overflowing_sub(p[i]);
+            let (d, b2) = d.overflowing_sub(u64::from(borrow));
+            out[i] = d;
+            borrow = b1 || b2;
+        }
+        out
+    };
+    let below_p = |a: &[u64; 4]| a.iter().rev().lt(p.iter().rev());
+    // 0 - p wraps to 2^256 - p.
+    let mut r = sub([0; 4]);
+    while !below_p(&r) {
+        r = sub(r);
+    }
+    r
+}
+
+/// One batch call's constants: the modulus data and the round constants in kernel form
+/// (`c * 2^260 mod p`, canonical, 52-bit limbs), in the layout of [`RoundConstants`].
+struct Kernel {
+    modulus: Modulus,
+    external: Vec<[u64; LIMBS]>,
+    internal: Vec<[u64; LIMBS]>,
+    diag_m1: Vec<[u64; LIMBS]>,
+}
+
+impl Kernel {
+    fn new<F: Field>(modulus: Modulus, rc: RoundConstants<'_, F>) -> Self {
+        // ark holds `16 c` as `16 c * 2^256 = c * 2^260 (mod p)`, canonical.
+        let convert = |table: &[F]| -> Vec<[u64; LIMBS]> {
+            table
+                .iter()
+                .map(|&c| {
+                    let c16 = Field::double(Field::double(Field::double(Field::double(c))));
+                    split52(c16.to_montgomery_256().unwrap_or_default())
+                })
+                .collect()
+        };
+        Kernel {
+            modulus,
+            external: convert(rc.external),
+            internal: convert(rc.internal),
+            diag_m1: convert(rc.diag_m1),
+        }
+    }
+}
+
+/// Eight field elements, one per lane, as five 52-bit limbs (see the module docs).
+#[derive(Clone, Copy)]
+struct Fe([__m512i; LIMBS]);
+
+impl LinearOps for Fe {
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        let mut out = self;
+        for (o, r) in out.0.iter_mut().zip(rhs.0) {
+            // SAFETY: an `Fe` only exists inside `permute_all`, entered after `cpu_has_ifma()`
+            // confirmed avx512f.
+            *o = unsafe { _mm512_add_epi64(*o, r) };
+        }
+        out
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        self.add(self)
+    }
+}
+
+/// The modulus constants broadcast to all lanes.
+#[derive(Clone, Copy)]
+struct Vecs {
+    zero: __m512i,
+    mask: __m512i,
+    p: [__m512i; LIMBS],
+    neg_p: [__m512i; LIMBS],
+    p_inv: __m512i,
+    quotient_scale: __m512d,
+    to_kernel: Fe,
+    from_kernel: Fe,
+}
+
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn broadcast(limbs: &[u64; LIMBS]) -> Fe {
+    let mut out = Fe([_mm512_setzero_si512(); LIMBS]);
+    for (o, &l) in out.0.iter_mut().zip(limbs) {
+        *o = _mm512_set1_epi64(l as i64);
+    }
+    out
+}
+
+impl Vecs {
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn new(m: &Modulus) -> Self {
+        Vecs {
+            zero: _mm512_setzero_si512(),
+            mask: _mm512_set1_epi64(MASK52 as i64),
+            p: broadcast(&m.p).0,
+            neg_p: broadcast(&m.neg_p).0,
+            p_inv: _mm512_set1_epi64(m.p_inv as i64),
+            quotient_scale: _mm512_set1_pd(m.quotient_scale),
+            to_kernel: broadcast(&m.to_kernel),
+            from_kernel: broadcast(&m.from_kernel),
+        }
+    }
+}
+
+/// Propagates carries from limb 0 up to limb 4 (which keeps the excess): same value, limbs
+/// 0..=3 below `2^52`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn carry(mut l: [__m512i; LIMBS], v: &Vecs) -> [__m512i; LIMBS] {
+    for j in 0..LIMBS - 1 {
+        l[j + 1] = _mm512_add_epi64(l[j + 1], _mm512_srli_epi64::<52>(l[j]));
+        l[j] = _mm512_and_si512(l[j], v.mask);
+    }
+    l
+}
+
+/// Montgomery reduction of the 10-column products `t`: `t / 2^260 mod p` (bounds in the
+/// module docs), normalized.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn redc<const N: usize>(mut t: [[__m512i; 2 * LIMBS]; N], v: &Vecs) -> [Fe; N] {
+    for i in 0..LIMBS {
+        for c in t.iter_mut() {
+            // m = c_i * (-p^-1) mod 2^52 makes column i divisible by 2^52 after adding m p.
+            let m = _mm512_madd52lo_epu64(v.zero, c[i], v.p_inv);
+            for j in 0..LIMBS {
+                c[i + j] = _mm512_madd52lo_epu64(c[i + j], m, v.p[j]);
+                c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], m, v.p[j]);
+            }
+            c[i + 1] = _mm512_add_epi64(c[i + 1], _mm512_srli_epi64::<52>(c[i]));
+        }
+    }
+    let mut out = [Fe([v.zero; LIMBS]); N];
+    for (o, c) in out.iter_mut().zip(t) {
+        o.0 = carry([c[5], c[6], c[7], c[8], c[9]], v);
+    }
+    out
+}
+
+/// `a b / 2^260 mod p`, lane-wise, for normalized `a`, `b` (result `< 2p` under the bounds in
+/// the module docs).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn mont_mul<const N: usize>(a: &[Fe; N], b: &[Fe; N], v: &Vecs) -> [Fe; N] {
+    let mut t = [[v.zero; 2 * LIMBS]; N];
+    for i in 0..LIMBS {
+        for j in 0..LIMBS {
+            for n in 0..N {
+                let (x, y) = (a[n].0[i], b[n].0[j]);
+                t[n][i + j] = _mm512_madd52lo_epu64(t[n][i + j], x, y);
+                t[n][i + j + 1] = _mm512_madd52hi_epu64(t[n][i + j + 1], x, y);
+            }
+        }
+    }
+    redc(t, v)
+}
+
+/// `a^2 / 2^260 mod p`: the 10 cross products once, doubled, plus the 5 squares.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn mont_square<const N: usize>(a: &[Fe; N], v: &Vecs) -> [Fe; N] {
+    let mut t = [[v.zero; 2 * LIMBS]; N];
+    for i in 0..LIMBS {
+        for j in i + 1..LIMBS {
+            for n in 0..N {
+                let (x, y) = (a[n].0[i], a[n].0[j]);
+                t[n][i + j] = _mm512_madd52lo_epu64(t[n][i + j], x, y);
+                t[n][i + j + 1] = _mm512_madd52hi_epu64(t[n][i + j + 1], x, y);
+            }
+        }
+    }
+    for c in t.iter_mut() {
+        for col in c.iter_mut() {
+            *col = _mm512_add_epi64(*col, *col);
+        }
+    }
+    for i in 0..LIMBS {
+        for n in 0..N {
+            let x = a[n].0[i];
+            t[n][2 * i] = _mm512_madd52lo_epu64(t[n][2 * i], x, x);
+            t[n][2 * i + 1] = _mm512_madd52hi_epu64(t[n][2 * i + 1], x, x);
+        }
+    }
+    redc(t, v)
+}
+
+/// A normalized value `< 2p` congruent to `a`, for limbs `< 2^62` and value `v < 2^268`.
+///
+/// Proof. Write `v = l_4 2^208 + L` with `L < 2^62 (2^156 + 2^104 + 2^52 + 1) < 2^219`. The
+/// quotient estimate `e = fl(fl(l_4) * quotient_scale)` has relative error below `2^-50` on top
+/// of the `(1 - 2^-40)` factor, so `e < l_4 2^208 / p <= v / p`, and
+/// `e > l_4 2^208 / p - 2^15 * 2^-39 > v / p - 2^-24 - L / p > v / p - 1`. Hence
+/// `q = trunc(e)` satisfies `floor(v / p) - 1 <= q <= v / p`: `0 <= v - q p < 2p < 2^260`.
+/// Adding `q (2^260 - p)` limb-wise (dropping the column at `2^260`) and carrying gives
+/// `v - q p + k 2^260` for some `k >= 0`; masking limb 4 to 52 bits removes `k 2^260`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn reduce<const N: usize>(a: &[Fe; N], v: &Vecs) -> [Fe; N] {
+    let mut out = *a;
+    for o in out.iter_mut() {
+        let top = _mm512_cvtepu64_pd(o.0[4]);
+        let q = _mm512_cvttpd_epu64(_mm512_mul_pd(top, v.quotient_scale));
+        for j in 0..LIMBS {
+            o.0[j] = _mm512_madd52lo_epu64(o.0[j], q, v.neg_p[j]);
+        }
+        for j in 0..LIMBS - 1 {
+            o.0[j + 1] = _mm512_madd52hi_epu64(o.0[j + 1], q, v.neg_p[j]);
+        }
+        o.0 = carry(o.0, v);
+        o.0[4] = _mm512_and_si512(o.0[4], v.mask);
+    }
+    out
+}
+
+/// The canonical representative (`< p`) of a normalized value `< 2p`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn canonical(a: &Fe, v: &Vecs) -> Fe {
+    let mut d = a.0;
+    for (d, &p) in d.iter_mut().zip(&v.p) {
+        *d = _mm512_sub_epi64(*d, p);
+    }
+    // Signed borrows: limbs 0..=3 back in [0, 2^52), the sign lands in limb 4.
+    for j in 0..LIMBS - 1 {
+        d[j + 1] = _mm512_add_epi64(d[j + 1], _mm512_srai_epi64::<52>(d[j]));
+        d[j] = _mm512_and_si512(d[j], v.mask);
+    }
+    // a - p < 0 exactly when the top limb went negative: keep a there.
+    let negative = _mm512_cmplt_epi64_mask(d[LIMBS - 1], v.zero);
+    let mut out = *a;
+    for (o, d) in out.0.iter_mut().zip(d) {
+        *o = _mm512_mask_blend_epi64(negative, d, *o);
+    }
+    out
+}
+
+/// The S-box `x^D` with the chains of [`Field::sbox`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn sbox<const D: u64, const N: usize>(x: &[Fe; N], v: &Vecs) -> [Fe; N] {
+    let x2 = mont_square(x, v);
+    match D {
+        3 => mont_mul(&x2, x, v),
+        5 => mont_mul(&mont_square(&x2, v), x, v),
+        7 => mont_mul(&mont_square(&x2, v), &mont_mul(&x2, x, v), v),
+        _ => mont_mul(
+            &mont_square(&mont_square(&x2, v), v),
+            &mont_mul(&x2, x, v),
+            v,
+        ),
+    }
+}
+
+/// `x + c` then [`reduce`], `c` broadcast from kernel-form limbs.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn add_constant_reduce<const N: usize>(x: &[Fe; N], c: &[u64; LIMBS], v: &Vecs) -> [Fe; N] {
+    let c = broadcast(c);
+    let mut sum = *x;
+    for s in sum.iter_mut() {
+        *s = s.add(c);
+    }
+    reduce(&sum, v)
+}
+
+/// `G` groups of one width's states: `[group][element]`, elements past `t` unused.
+type States<const G: usize> = [[Fe; MAX_WIDTH]; G];
+
+/// Element `i` of every group, as the `N = G` operand of the arithmetic above.
+#[inline(always)]
+fn column<const G: usize>(x: &States<G>, i: usize) -> [Fe; G] {
+    core::array::from_fn(|g| x[g][i])
+}
+
+#[inline(always)]
+fn set_column<const G: usize>(x: &mut States<G>, i: usize, col: [Fe; G]) {
+    for (g, c) in x.iter_mut().zip(col) {
+        g[i] = c;
+    }
+}
+
+/// Permutes `states` (a whole number of groups of 8 states of width `t`) in place, `GROUPS`
+/// groups at a time, then a last odd group alone.
+///
+/// # Safety
+/// The CPU must support avx512f, avx512dq and avx512ifma.
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+unsafe fn permute_all<F: Field, const D: u64>(states: &mut [F], t: usize, k: &Kernel) {
+    let v = Vecs::new(&k.modulus);
+    let group = LANES * t;
+    let mut pairs = states.chunks_exact_mut(GROUPS * group);
+    for chunk in &mut pairs {
+        permute_chunk::<F, D, GROUPS>(chunk, t, k, &v);
+    }
+    let rest = pairs.into_remainder();
+    if !rest.is_empty() {
+        permute_chunk::<F, D, 1>(rest, t, k, &v);
+    }
+}
+
+/// Loads `G` groups of 8 states (`chunk`, flat), permutes them interleaved, stores them back.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn permute_chunk<F: Field, const D: u64, const G: usize>(
+    chunk: &mut [F],
+    t: usize,
+    k: &Kernel,
+    v: &Vecs,
+) {
+    let group = LANES * t;
+    let mut x: States<G> = [[Fe([v.zero; LIMBS]); MAX_WIDTH]; G];
+    for (xg, states) in x.iter_mut().zip(chunk.chunks_exact(group)) {
+        load(&mut xg[..t], states, v);
+    }
+    permute_groups::<D, G>(&mut x, t, k, v);
+    for (xg, states) in x.iter().zip(chunk.chunks_exact_mut(group)) {
+        store(&xg[..t], states, v);
+    }
+}
+
+/// Loads 8 states (flat, width `x.len()`) into kernel form, one [`Fe`] per element.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn load<F: Field>(x: &mut [Fe], states: &[F], v: &Vecs) {
+    let t = x.len();
+    for (i, xi) in x.iter_mut().enumerate() {
+        let mut words = [[0u64; LANES]; 4];
+        for lane in 0..LANES {
+            let limbs = states[lane * t + i].to_montgomery_256().unwrap_or_default();
+            for (w, limb) in words.iter_mut().zip(limbs) {
+                w[lane] = limb;
+            }
+        }
+        let mut a = [v.zero; 4];
+        for (a, w) in a.iter_mut().zip(&words) {
+            // SAFETY: `w` is 8 initialized u64, exactly the 64 bytes an unaligned 512-bit load
+            // reads.
+            *a = unsafe { _mm512_loadu_epi64(w.as_ptr().cast()) };
+        }
+        let mask = v.mask;
+        let limbs = Fe([
+            _mm512_and_si512(a[0], mask),
+            _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64::<52>(a[0]), _mm512_slli_epi64::<12>(a[1])),
+                mask,
+            ),
+            _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64::<40>(a[1]), _mm512_slli_epi64::<24>(a[2])),
+                mask,
+            ),
+            _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64::<28>(a[2]), _mm512_slli_epi64::<36>(a[3])),
+                mask,
+            ),
+            _mm512_srli_epi64::<16>(a[3]),
+        ]);
+        // ark's x 2^256 (< p) times 2^264 / 2^260: x 2^260, < 2p.
+        *xi = mont_mul(&[limbs], &[v.to_kernel], v)[0];
+    }
+}
+
+/// Stores 8 kernel-form states back as canonical field elements.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn store<F: Field>(x: &[Fe], states: &mut [F], v: &Vecs) {
+    let t = x.len();
+    for (i, xi) in x.iter().enumerate() {
+        // x 2^260 times 2^256 / 2^260: ark's x 2^256, then canonical.
+        let r = reduce(&[*xi], v);
+        let l = canonical(&mont_mul(&r, &[v.from_kernel], v)[0], v).0;
+        let a = [
+            _mm512_or_si512(l[0], _mm512_slli_epi64::<52>(l[1])),
+            _mm512_or_si512(_mm512_srli_epi64::<12>(l[1]), _mm512_slli_epi64::<40>(l[2])),
+            _mm512_or_si512(_mm512_srli_epi64::<24>(l[2]), _mm512_slli_epi64::<28>(l[3])),
+            _mm512_or_si512(_mm512_srli_epi64::<36>(l[3]), _mm512_slli_epi64::<16>(l[4])),
+        ];
+        let mut words = [[0u64; LANES]; 4];
+        for (w, a) in words.iter_mut().zip(a) {
+            // SAFETY: `w` is 8 u64, exactly the 64 bytes an unaligned 512-bit store writes.
+            unsafe { _mm512_storeu_epi64(w.as_mut_ptr().cast(), a) };
+        }
+        for lane in 0..LANES {
+            let limbs = [
+                words[0][lane],
+                words[1][lane],
+                words[2][lane],
+                words[3][lane],
+            ];
+            if let Some(y) = F::from_montgomery_256(limbs) {
+                states[lane * t + i] = y;
+            }
+        }
+    }
+}
+
+/// The round driver of [`crate::permutation::permute`] on kernel-form states (bounds in the
+/// module docs).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn permute_groups<const D: u64, const G: usize>(x: &mut States<G>, t: usize, k: &Kernel, v: &Vecs) {
+    let (first, last) = k.external.split_at(k.external.len() / 2);
+    for g in x.iter_mut() {
+        external_layer(&mut g[..t]);
+    }
+    for constants in first.chunks_exact(t) {
+        full_round::<D, G>(x, constants, v);
+    }
+    for c in &k.internal {
+        let x0 = add_constant_reduce(&column(x, 0), c, v);
+        set_column(x, 0, sbox::<D, G>(&x0, v));
+        for i in 1..t {
+            set_column(x, i, reduce(&column(x, i), v));
+        }
+        if t <= 3 {
+            for g in x.iter_mut() {
+                internal_layer_fixed(&mut g[..t]);
+            }
+        } else {
+            let sums: [Fe; G] = core::array::from_fn(|g| sum(&x[g][..t]));
+            for (i, m) in k.diag_m1.iter().enumerate() {
+                let mut y = mont_mul(&column(x, i), &[broadcast(m); G], v);
+                for (y, &s) in y.iter_mut().zip(&sums) {
+                    *y = y.add(s);
+                }
+                set_column(x, i, y);
+            }
+        }
+    }
+    for constants in last.chunks_exact(t) {
+        full_round::<D, G>(x, constants, v);
+    }
+}
+
+/// One full round: `x_i <- sbox(reduce(x_i + c_i))` for every element, then `M_E`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn full_round<const D: u64, const G: usize>(
+    x: &mut States<G>,
+    constants: &[[u64; LIMBS]],
+    v: &Vecs,
+) {
+    let t = constants.len();
+    for (i, c) in constants.iter().enumerate() {
+        let y = add_constant_reduce(&column(x, i), c, v);
+        set_column(x, i, sbox::<D, G>(&y, v));
+    }
+    for g in x.iter_mut() {
+        external_layer(&mut g[..t]);
+    }
+}
+
+#[cfg(all(test, feature = "bn254", feature = "bls12-381"))]
+mod tests {
+    //! The kernel's building blocks at the edges of their documented input ranges, on both
+    //! moduli, against ark's scalar arithmetic.
+    use super::*;
+    use ark_ff::{Field as ArkField, PrimeField as ArkPrimeField};
+
+    /// Whether to run; says so when the CPU lacks the backend.
+    fn cpu_ok() -> bool {
+        let ok = cpu_has_ifma();
+        if !ok {
+            std::eprintln!("NOTE: CPU lacks AVX-512 IFMA: kernel unit tests skipped");
+        }
+        ok
+    }
+
+    /// The integer `sum limbs[j] 2^(52 j)` reduced mod p, as an ark element.
+    fn integer_mod_p<F: ArkPrimeField>(limbs: &[u64; LIMBS]) -> F {
+        let two52 = F::from(1u64 << 52);
+        limbs
+            .iter()
+            .rev()
+            .fold(F::from(0u64), |acc, &l| acc * two52 + F::from(l))
+    }
+
+    /// The integer of normalized limbs, as four 64-bit words (it must be below 2^256).
+    fn words(limbs: &[u64; LIMBS]) -> [u64; 4] {
+        [
+            limbs[0] | (limbs[1] << 52),
+            (limbs[1] >> 12) | (limbs[2] << 40),
+            (limbs[2] >> 24) | (limbs[3] << 28),
+            (limbs[3] >> 36) | (limbs[4] << 16),
+        ]
+    }
+
+    /// Runs `op` on vectors whose 8 lanes all hold `a` (and `b`), returning lane 0 (after
+    /// checking all lanes agree).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn run(m: &Modulus, a: &[u64; LIMBS], b: &[u64; LIMBS], op: Op) -> [u64; LIMBS] {
+        let v = Vecs::new(m);
+        let (a, b) = (broadcast(a), broadcast(b));
+        let r = match op {
+            Op::Reduce => reduce(&[a], &v)[0],
+            Op::Mul => mont_mul(&[a], &[b], &v)[0],
+            Op::Square => mont_square(&[a], &v)[0],
+            Op::Canonical => canonical(&a, &v),
+        };
+        let mut lanes = [[0u64; LANES]; LIMBS];
+        for (l, r) in lanes.iter_mut().zip(r.0) {
+            // SAFETY: `l` is 8 u64, exactly the 64 bytes an unaligned 512-bit store writes.
+            unsafe { _mm512_storeu_epi64(l.as_mut_ptr().cast(), r) };
+        }
+        for l in &lanes {
+            assert!(l.iter().all(|&x| x == l[0]));
+        }
+        core::array::from_fn(|j| lanes[j][0])
+    }
+
+    /// The building block under test.
+    #[derive(Clone, Copy)]
+    enum Op {
+        Reduce,
+        Mul,
+        Square,
+        Canonical,
+    }
+
+    /// `2p - 1` in 52-bit limbs: the largest value every multiplication input may take.
+    fn two_p_minus_one(m: &Modulus) -> [u64; LIMBS] {
+        let mut limbs = m.p;
+        for l in limbs.iter_mut() {
+            *l <<= 1;
+        }
+        limbs[0] -= 1;
+        let mut out = [0; LIMBS];
+        let mut carry = 0;
+        for (o, l) in out.iter_mut().zip(limbs) {
+            let x = l + carry;
+            *o = x & MASK52;
+            carry = x >> 52;
+        }
+        out[LIMBS - 1] += carry << 52;
+        out
+    }
+
+    fn is_below_2p(r: &[u64; LIMBS], m: &Modulus) -> bool {
+        let w = words(r);
+        let two_p = words(&two_p_minus_one(m));
+        r.iter().all(|&l| l <= MASK52) && w.iter().rev().le(two_p.iter().rev())
+    }
+
+    fn check_field<F: ArkPrimeField + Field>() {
+        let m = Modulus::of::<F>().expect("supported modulus");
+        let r_inv = ArkField::inverse(&ArkField::pow(&F::from(2u64), [260])).unwrap();
+
+        // reduce: the largest documented input, limbs 2^62 - 1 and value below 2^268.
+        let big = [
+            (1 << 62) - 1,
+            (1 << 62) - 1,
+            (1 << 62) - 1,
+            (1 << 62) - 1,
+            (1 << 60) - 1,
+        ];
+        // SAFETY: `cpu_ok()` confirmed the features `run` enables.
+        let r = unsafe { run(&m, &big, &big, Op::Reduce) };
+        assert!(is_below_2p(&r, &m), "reduce output below 2p and normalized");
+        assert_eq!(integer_mod_p::<F>(&r), integer_mod_p::<F>(&big));
+
+        // mont_mul and mont_square: both inputs 2p - 1.
+        let top = two_p_minus_one(&m);
+        let top_mod_p = integer_mod_p::<F>(&top);
+        let expected = top_mod_p * top_mod_p * r_inv;
+        for op in [Op::Mul, Op::Square] {
+            // SAFETY: `cpu_ok()` confirmed the features `run` enables.
+            let r = unsafe { run(&m, &top, &top, op) };
+            assert!(is_below_2p(&r, &m), "product below 2p and normalized");
+            assert_eq!(integer_mod_p::<F>(&r), expected);
+        }
+
+        // canonical: 2p - 1 -> p - 1, p -> 0, p - 1 stays.
+        let p_minus_one = {
+            let mut l = m.p;
+            l[0] -= 1;
+            l
+        };
+        for (input, want) in [
+            (top, p_minus_one),
+            (m.p, [0; LIMBS]),
+            (p_minus_one, p_minus_one),
+        ] {
+            // SAFETY: `cpu_ok()` confirmed the features `run` enables.
+            let r = unsafe { run(&m, &input, &input, Op::Canonical) };
+            assert_eq!(r, want);
+        }
+    }
+
+    #[test]
+    fn bn254_building_blocks_hold_their_bounds_at_the_extremes() {
+        if cpu_ok() {
+            check_field::<ark_bn254::Fr>();
+        }
+    }
+
+    #[test]
+    fn bls12_381_building_blocks_hold_their_bounds_at_the_extremes() {
+        if cpu_ok() {
+            check_field::<ark_bls12_381::Fr>();
+        }
+    }
+}
