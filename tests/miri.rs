@@ -50,8 +50,8 @@ fn check_generated<F: PrimeField, const T: usize, const D: u64>() {
 }
 
 /// For a reduced instance `(T, D, R_F = 2, R_P = 2)` over `F`: ct, runtime and textbook agree on
-/// [`states`]; compress, one-shot and streaming sponge, and the byte API run on both paths
-/// and agree; wrong lengths are errors.
+/// [`states`], also as one batch; compress, Merkle root, one-shot and streaming sponge, and the
+/// byte API run on both paths and agree; wrong lengths are errors.
 fn check_reduced<F: PrimeField, const T: usize, const D: u64>(params: Poseidon2Params<F>) {
     let ct = Poseidon2Ct::<F, T, 2, 2, D>::from_params(&params).expect("same shape");
     let flexible = Poseidon2::new(params.clone());
@@ -60,7 +60,18 @@ fn check_reduced<F: PrimeField, const T: usize, const D: u64>(params: Poseidon2P
         assert_eq!(flexible.permutation(&state).unwrap(), out.to_vec());
         assert_eq!(textbook::permutation(&params, &state), out.to_vec());
     }
+    let mut batch = states::<F, T>();
+    ct.permute_batch(&mut batch);
+    for (state, out) in states::<F, T>().iter().zip(&batch) {
+        assert_eq!(textbook::permutation(&params, state), out.to_vec());
+    }
     let inputs: Vec<F> = (0..T as u64 + 1).map(F::from_u64).collect();
+    if T >= 3 {
+        assert_eq!(
+            flexible.merkle_root(&inputs).ok(),
+            textbook::merkle_root(&params, &inputs)
+        );
+    }
     assert_eq!(
         flexible.compress(&inputs[..T - 1]).unwrap(),
         textbook::compress(&params, &inputs[..T - 1])

@@ -4,6 +4,8 @@
 //! - the const-generic path, the runtime path and the textbook permutation agree;
 //! - `compress` is the textbook `perm(inputs ‖ 0)[0]` on both paths;
 //! - the sponge (one-shot on both paths, streaming in random pieces) is the textbook sponge;
+//! - batches (`permute_batch` on both paths, `compress_batch`, `merkle_root`) are the textbook
+//!   permutation, compression and Merkle root, on whichever backend this CPU selects;
 //! - the byte API accepts exactly the slices of the right length encoding an integer `< p`,
 //!   fails with the specified error otherwise, and then equals the textbook byte API.
 //!
@@ -16,7 +18,8 @@
 mod common;
 
 use common::differential::{
-    assert_bytes_agree, assert_compress_agrees, assert_paths_agree, assert_sponge_agrees,
+    assert_batch_agrees, assert_bytes_agree, assert_compress_agrees, assert_paths_agree,
+    assert_sponge_agrees,
 };
 use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
@@ -131,6 +134,14 @@ macro_rules! instance_properties {
                 ) {
                     let inputs = &seed[..len];
                     assert_sponge_agrees(&$ct, $flexible, inputs, rate, out, &absorb_cuts, &squeeze_cuts);
+                }
+
+                #[test]
+                fn batch_permutation_compression_and_merkle_root_are_the_textbook_ones(
+                    n in 0usize..20,
+                    seed in elements_of(&$ct, 20 * $t),
+                ) {
+                    assert_batch_agrees(&$ct, $flexible, &seed[..n * $t]);
                 }
 
                 #[test]

@@ -145,3 +145,53 @@ pub fn assert_bytes_agree<
         "runtime vs textbook"
     );
 }
+
+/// For the batch `states` (each `T` elements): `permute_batch` on both paths equals the
+/// textbook permutation of each state; the runtime `compress_batch` of the states' first
+/// `t - 1` elements equals the textbook `compress` of each group; `merkle_root` of all the
+/// elements (t >= 3, at least one leaf) equals the textbook root.
+pub fn assert_batch_agrees<
+    C: PrimeField,
+    A: PrimeField + From<C>,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    ct: &Poseidon2Ct<C, T, RF, RP, D>,
+    flexible: &Poseidon2<A>,
+    states: &[C],
+) {
+    let params = ct.to_params();
+    let expected: Vec<C> = states
+        .chunks(T)
+        .flat_map(|state| textbook::permutation(&params, state))
+        .collect();
+    let mut batch: Vec<[C; T]> = states
+        .chunks(T)
+        .map(|s| s.try_into().expect("width"))
+        .collect();
+    ct.permute_batch(&mut batch);
+    assert_eq!(batch.as_flattened(), &expected[..], "ct batch vs textbook");
+    let mut flat = lift::<C, A>(states);
+    flexible.permute_batch(&mut flat).expect("whole states");
+    assert_eq!(flat, lift::<C, A>(&expected), "runtime batch vs textbook");
+    let groups: Vec<C> = states.chunks(T).flat_map(|s| s[..T - 1].to_vec()).collect();
+    let compressed: Vec<C> = groups
+        .chunks(T - 1)
+        .map(|g| textbook::compress(&params, g))
+        .collect();
+    assert_eq!(
+        flexible.compress_batch(&lift::<C, A>(&groups)),
+        Ok(lift::<C, A>(&compressed)),
+        "runtime compress_batch vs textbook"
+    );
+    if T >= 3 {
+        let root = textbook::merkle_root(&params, states);
+        assert_eq!(
+            flexible.merkle_root(&lift::<C, A>(states)).ok(),
+            root.map(A::from),
+            "merkle_root vs textbook"
+        );
+    }
+}

@@ -191,3 +191,19 @@ pub fn hashv_bytes<F: PrimeField>(
     }
     Ok(out)
 }
+
+/// The Merkle root of `leaves` with arity `t - 1` (`src/batch.rs` docs): while more than one
+/// node remains, pad the level with zeros to a multiple of `t - 1` and replace each group by its
+/// [`compress`]; `None` for no leaves.
+pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> Option<F> {
+    let arity = params.width() - 1;
+    let mut level = leaves.to_vec();
+    while level.len() > 1 {
+        level.resize(level.len().next_multiple_of(arity), F::ZERO);
+        level = level
+            .chunks(arity)
+            .map(|group| compress(params, group))
+            .collect();
+    }
+    level.first().copied()
+}
