@@ -13,7 +13,7 @@ mod small;
 
 use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
-use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::linear::{external_layer, internal_layer};
 use fast_poseidon2::{Error, Poseidon2, Poseidon2Params};
 use small::{F11, F13, F17, F19, F23, F29, F31, F257, canonical, determinant, modulus};
@@ -227,6 +227,71 @@ fn generate_accepts_a_degree_exactly_when_it_is_coprime_to_p_minus_1() {
     check::<F29>();
     check::<F31>();
     check::<F257>();
+}
+
+/// Multi-byte moduli too: BN254 (3 | p - 1) and Goldilocks (p - 1 = 2^32 (2^32 - 1), 3 and 5
+/// divide it).
+#[test]
+fn generate_decides_coprimality_over_multi_byte_moduli() {
+    #[cfg(feature = "bn254")]
+    {
+        type Fr = ark_bn254::Fr;
+        assert_eq!(
+            Poseidon2Params::<Fr>::generate(2, 3, 2, 1),
+            Err(Error::SboxNotPermutation { d: 3 })
+        );
+        assert!(Poseidon2Params::<Fr>::generate(2, 5, 2, 1).is_ok());
+    }
+    #[cfg(feature = "goldilocks")]
+    {
+        type G = fast_poseidon2::goldilocks::Goldilocks;
+        for d in [3, 5] {
+            assert_eq!(
+                Poseidon2Params::<G>::generate(2, d, 2, 1),
+                Err(Error::SboxNotPermutation { d })
+            );
+        }
+        for d in [7, 11] {
+            assert!(
+                Poseidon2Params::<G>::generate(2, d, 2, 1).is_ok(),
+                "d = {d}"
+            );
+        }
+    }
+}
+
+#[test]
+fn generated_t2_and_t3_parameters_carry_the_fixed_internal_diagonals() {
+    let t2 = Poseidon2Params::<F17>::generate(2, 3, 8, 4).unwrap();
+    assert_eq!(
+        t2.internal_diagonal_minus_one(),
+        [1, 2].map(F17::from_u64).as_slice()
+    );
+    let t3 = Poseidon2Params::<F17>::generate(3, 3, 8, 4).unwrap();
+    assert_eq!(
+        t3.internal_diagonal_minus_one(),
+        [1, 1, 2].map(F17::from_u64).as_slice()
+    );
+}
+
+#[test]
+fn new_rejects_other_internal_diagonals_for_t2_and_t3() {
+    for t in [2, 3] {
+        let diag = vec![F17::from_u64(3); t];
+        assert_eq!(
+            Poseidon2Params::new(t, 3, 0, 0, vec![], vec![], diag),
+            Err(Error::InsecureInternalMatrix)
+        );
+    }
+}
+
+#[test]
+fn the_largest_round_numbers_are_accepted() {
+    // R_F must also be even, so 1022 is its largest value; R_P reaches 1023.
+    assert_eq!(
+        fast_poseidon2::params::check_shape(3, 5, 1022, 1023),
+        Ok(())
+    );
 }
 
 #[test]
