@@ -45,6 +45,7 @@ pub fn hex_array<F: PrimeField>(v: &Value) -> Vec<F> {
 }
 
 pub mod babybear;
+pub mod differential;
 pub mod textbook;
 
 /// Asserts that the `id` entry of the vector file `file` (layout of `kats.json`: `input.hex`,

@@ -52,7 +52,7 @@ pub fn internal_matrix<F: PrimeField>(params: &Poseidon2Params<F>) -> Vec<Vec<F>
 }
 
 /// `matrix * state`, entry by entry.
-fn apply<F: PrimeField>(matrix: &[Vec<F>], state: &[F]) -> Vec<F> {
+pub fn apply<F: PrimeField>(matrix: &[Vec<F>], state: &[F]) -> Vec<F> {
     matrix
         .iter()
         .map(|row| {
@@ -94,4 +94,116 @@ pub fn permutation<F: PrimeField>(params: &Poseidon2Params<F>, input: &[F]) -> V
         state = full_round(state, constants);
     }
     state
+}
+
+/// The modes from their definitions, over [`permutation`].
+///
+/// Compression (reference `MerkleTreeHash::compress`): `perm(inputs ‖ 0)[0]`.
+pub fn compress<F: PrimeField>(params: &Poseidon2Params<F>, inputs: &[F]) -> F {
+    let mut state = inputs.to_vec();
+    state.push(F::ZERO);
+    permutation(params, &state)[0]
+}
+
+/// The length-declared sponge (`src/modes/sponge.rs` docs): state zero but
+/// `state[rate] = len · 2^64 + (out - 1)`; add each `rate`-chunk of the input (the last may be
+/// shorter) and permute; output `state[..rate]`, permuting between blocks, until `out` elements.
+pub fn sponge<F: PrimeField>(
+    params: &Poseidon2Params<F>,
+    inputs: &[F],
+    rate: usize,
+    out: usize,
+) -> Vec<F> {
+    let two_64 = F::from_u64(u64::MAX).add(F::ONE);
+    let mut state = vec![F::ZERO; params.width()];
+    state[rate] = F::from_u64(inputs.len() as u64)
+        .mul(two_64)
+        .add(F::from_u64(out as u64 - 1));
+    for chunk in inputs.chunks(rate) {
+        for (s, &x) in state.iter_mut().zip(chunk) {
+            *s = s.add(x);
+        }
+        state = permutation(params, &state);
+    }
+    let mut output = state[..rate].to_vec();
+    while output.len() < out {
+        state = permutation(params, &state);
+        output.extend_from_slice(&state[..rate]);
+    }
+    output.truncate(out);
+    output
+}
+
+/// The byte API (`shared/cases/bytes.md`, `src/bytes.rs` docs), with acceptance decided by
+/// comparing each input, as a big-endian byte string, with the modulus: errors in the order
+/// empty, more than `max_inputs`, first wrong length, first integer `>= p`; otherwise the
+/// sponge with rate `t - 1` and `32 / F::BYTES` outputs, each written canonically in the same
+/// endianness.
+pub fn hashv_bytes<F: PrimeField>(
+    params: &Poseidon2Params<F>,
+    little_endian: bool,
+    inputs: &[&[u8]],
+    max_inputs: usize,
+) -> Result<[u8; 32], fast_poseidon2::Error> {
+    use fast_poseidon2::Error;
+    if inputs.is_empty() {
+        return Err(Error::EmptyInput);
+    }
+    if inputs.len() > max_inputs {
+        return Err(Error::TooManyInputs {
+            got: inputs.len(),
+            max: max_inputs,
+        });
+    }
+    if let Some(index) = inputs.iter().position(|x| x.len() != F::BYTES) {
+        return Err(Error::InvalidInputLength {
+            index,
+            len: inputs[index].len(),
+            expected: F::BYTES,
+        });
+    }
+    let mut modulus = vec![0u8; F::BYTES];
+    F::write_modulus_be(&mut modulus);
+    let big_endian: Vec<Vec<u8>> = inputs
+        .iter()
+        .map(|x| {
+            let mut be = x.to_vec();
+            if little_endian {
+                be.reverse();
+            }
+            be
+        })
+        .collect();
+    if let Some(index) = big_endian.iter().position(|be| *be >= modulus) {
+        return Err(Error::InputLargerThanModulus { index });
+    }
+    let elements: Vec<F> = big_endian
+        .iter()
+        .map(|be| F::from_be_bytes_reduced(be))
+        .collect();
+    let digest = sponge(params, &elements, params.width() - 1, 32 / F::BYTES);
+    let mut out = [0u8; 32];
+    for (chunk, y) in out.chunks_exact_mut(F::BYTES).zip(digest) {
+        y.write_canonical_be_bytes(chunk);
+        if little_endian {
+            chunk.reverse();
+        }
+    }
+    Ok(out)
+}
+
+/// The Merkle root of `leaves` with arity `t - 1` (`src/batch.rs` docs): while more than one
+/// node remains, pad the level with zeros to a multiple of `t - 1` and replace each group by its
+/// [`compress`]; `None` for no leaves.
+pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> Option<F> {
+    let arity = params.width() - 1;
+    let mut level = leaves.to_vec();
+    while level.len() > 1 {
+        level.resize(level.len().next_multiple_of(arity), F::ZERO);
+        level = level
+            .chunks(arity)
+            .map(|group| compress(params, group))
+            .collect();
+    }
+    level.first().copied()
 }

@@ -1,0 +1,197 @@
+//! Fast paths against the textbook (`super::textbook`), as panicking assertions shared by the
+//! property tests (`tests/properties.rs`) and the fuzz targets (`fuzz/`).
+
+use super::textbook;
+use fast_poseidon2::ct::Poseidon2Ct;
+use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::modes::Sponge;
+use fast_poseidon2::{Endianness, MAX_BYTE_INPUTS, Poseidon2};
+
+/// The ct permutation (over `C`), the runtime permutation (over `A`: the same field in another
+/// representation, e.g. ark `Goldilocks` for `GoldilocksFast`, or `C` itself) and the textbook
+/// permutation of the ct instance's parameters agree on `state` (`T` elements).
+pub fn assert_paths_agree<
+    C: PrimeField,
+    A: PrimeField + From<C>,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    ct: &Poseidon2Ct<C, T, RF, RP, D>,
+    flexible: &Poseidon2<A>,
+    state: &[C],
+) {
+    let state: [C; T] = state.try_into().expect("width");
+    let out = ct.permutation(&state);
+    let plain = textbook::permutation(&ct.to_params(), &state);
+    assert_eq!(&out[..], &plain[..], "ct vs textbook");
+    assert_eq!(
+        flexible.permutation(&lift::<C, A>(&state)).expect("width"),
+        lift::<C, A>(&out),
+        "runtime vs ct"
+    );
+}
+
+/// `xs` as elements of `A`.
+pub fn lift<C: PrimeField, A: PrimeField + From<C>>(xs: &[C]) -> Vec<A> {
+    xs.iter().map(|&x| A::from(x)).collect()
+}
+
+/// `compress` on the runtime path and `ct_compressed` (the ct path's `compress` of the same
+/// `t - 1` inputs) equal the textbook `perm(inputs ‖ 0)[0]`.
+pub fn assert_compress_agrees<C: PrimeField, A: PrimeField + From<C>>(
+    params: &fast_poseidon2::Poseidon2Params<C>,
+    flexible: &Poseidon2<A>,
+    inputs: &[C],
+    ct_compressed: C,
+) {
+    let expected = textbook::compress(params, inputs);
+    assert_eq!(ct_compressed, expected, "ct vs textbook");
+    assert_eq!(
+        flexible.compress(&lift::<C, A>(inputs)),
+        Ok(A::from(expected)),
+        "runtime vs textbook"
+    );
+}
+
+/// One-shot hashing on both paths and streaming (absorbing in the pieces `inputs` is cut into at
+/// `absorb_cuts`, squeezing in pieces cut at `squeeze_cuts`) all equal the textbook sponge.
+/// `rate` must be in `1..T`, `out >= 1`, `inputs` non-empty.
+pub fn assert_sponge_agrees<
+    C: PrimeField,
+    A: PrimeField + From<C>,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    ct: &Poseidon2Ct<C, T, RF, RP, D>,
+    flexible: &Poseidon2<A>,
+    inputs: &[C],
+    rate: usize,
+    out: usize,
+    absorb_cuts: &[usize],
+    squeeze_cuts: &[usize],
+) {
+    let expected = textbook::sponge(&ct.to_params(), inputs, rate, out);
+    let mut one_shot = vec![C::ZERO; out];
+    ct.hash_into(inputs, rate, &mut one_shot)
+        .expect("valid call");
+    assert_eq!(one_shot, expected, "ct hash_into vs textbook");
+    assert_eq!(
+        flexible.hash(&lift::<C, A>(inputs), rate, out),
+        Ok(lift::<C, A>(&expected)),
+        "runtime hash vs textbook"
+    );
+    let mut sponge = Sponge::new(ct, rate, inputs.len(), out).expect("valid shape");
+    for piece in split(inputs, absorb_cuts) {
+        sponge.absorb(piece).expect("within the declared length");
+    }
+    let mut streamed = vec![C::ZERO; out];
+    let mut start = 0;
+    for piece in split(&expected, squeeze_cuts) {
+        sponge
+            .squeeze(&mut streamed[start..start + piece.len()])
+            .expect("within the declared output");
+        start += piece.len();
+    }
+    assert_eq!(streamed, expected, "streaming vs textbook");
+}
+
+/// `xs` cut at the positions `cuts` (each taken modulo `xs.len() + 1`, then sorted).
+fn split<'a, T>(xs: &'a [T], cuts: &[usize]) -> Vec<&'a [T]> {
+    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (xs.len() + 1)).collect();
+    cuts.sort_unstable();
+    cuts.push(xs.len());
+    let mut start = 0;
+    cuts.into_iter()
+        .map(|end| {
+            let piece = &xs[start..end];
+            start = end;
+            piece
+        })
+        .collect()
+}
+
+/// `hashv_bytes` on both paths equals the textbook byte API, errors included.
+pub fn assert_bytes_agree<
+    C: PrimeField,
+    A: PrimeField,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    ct: &Poseidon2Ct<C, T, RF, RP, D>,
+    flexible: &Poseidon2<A>,
+    little_endian: bool,
+    inputs: &[&[u8]],
+) {
+    let expected = textbook::hashv_bytes(&ct.to_params(), little_endian, inputs, MAX_BYTE_INPUTS);
+    let endianness = if little_endian {
+        Endianness::LittleEndian
+    } else {
+        Endianness::BigEndian
+    };
+    assert_eq!(
+        ct.hashv_bytes(endianness, inputs),
+        expected,
+        "ct vs textbook"
+    );
+    assert_eq!(
+        flexible.hashv_bytes(endianness, inputs),
+        expected,
+        "runtime vs textbook"
+    );
+}
+
+/// For the batch `states` (each `T` elements): `permute_batch` on both paths equals the
+/// textbook permutation of each state; the runtime `compress_batch` of the states' first
+/// `t - 1` elements equals the textbook `compress` of each group; `merkle_root` of all the
+/// elements (t >= 3, at least one leaf) equals the textbook root.
+pub fn assert_batch_agrees<
+    C: PrimeField,
+    A: PrimeField + From<C>,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    ct: &Poseidon2Ct<C, T, RF, RP, D>,
+    flexible: &Poseidon2<A>,
+    states: &[C],
+) {
+    let params = ct.to_params();
+    let expected: Vec<C> = states
+        .chunks(T)
+        .flat_map(|state| textbook::permutation(&params, state))
+        .collect();
+    let mut batch: Vec<[C; T]> = states
+        .chunks(T)
+        .map(|s| s.try_into().expect("width"))
+        .collect();
+    ct.permute_batch(&mut batch);
+    assert_eq!(batch.as_flattened(), &expected[..], "ct batch vs textbook");
+    let mut flat = lift::<C, A>(states);
+    flexible.permute_batch(&mut flat).expect("whole states");
+    assert_eq!(flat, lift::<C, A>(&expected), "runtime batch vs textbook");
+    let groups: Vec<C> = states.chunks(T).flat_map(|s| s[..T - 1].to_vec()).collect();
+    let compressed: Vec<C> = groups
+        .chunks(T - 1)
+        .map(|g| textbook::compress(&params, g))
+        .collect();
+    assert_eq!(
+        flexible.compress_batch(&lift::<C, A>(&groups)),
+        Ok(lift::<C, A>(&compressed)),
+        "runtime compress_batch vs textbook"
+    );
+    if T >= 3 {
+        let root = textbook::merkle_root(&params, states);
+        assert_eq!(
+            flexible.merkle_root(&lift::<C, A>(states)).ok(),
+            root.map(A::from),
+            "merkle_root vs textbook"
+        );
+    }
+}
