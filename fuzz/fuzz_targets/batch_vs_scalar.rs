@@ -1,7 +1,7 @@
 //! Arbitrary bytes -> a batch of states of one shipped instance (first byte picks the instance,
 //! second the batch size 0..=40, so partial and whole vector groups both occur) ->
 //! `permute_batch` on the run-time chosen backend must equal the scalar permutation, state by
-//! state. Register in `fuzz/Cargo.toml` as `[[bin]] name = "batch_vs_scalar"`.
+//! state.
 #![no_main]
 
 use fast_poseidon2::ct::Poseidon2Ct;

@@ -4,7 +4,7 @@
 //!
 //! Values stay in ark's representation (canonical Montgomery form), so `==` and every ark API
 //! keep working. Addition and doubling run this crate's branch-free code
-//! ([`super::montgomery`]): a sum is `>= p` about half the time, so ark's "subtract if >= p"
+//! (private module `field::montgomery`): a sum is `>= p` about half the time, so ark's "subtract if >= p"
 //! branch mispredicts constantly inside a permutation. Multiplication and squaring are ark's:
 //! a Montgomery product lands in `[p, 2p)` rarely (below 20% of the time for BN254), so its
 //! branch predicts well and a masked select measured slower (branch-free add: BN254 t=8 and
