@@ -46,7 +46,7 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     fn sbox<const D: u64>(self) -> Self {
         const {
             assert!(
-                D == 3 || D == 5 || D == 7 || D == 11,
+                super::is_supported_degree(D),
                 "S-box degree must be 3, 5, 7 or 11"
             )
         };

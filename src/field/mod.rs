@@ -62,12 +62,7 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     /// `x^11 = ((x^2)^2)^2 (x^2 x)`.
     #[inline(always)]
     fn sbox<const D: u64>(self) -> Self {
-        const {
-            assert!(
-                D == 3 || D == 5 || D == 7 || D == 11,
-                "S-box degree must be 3, 5, 7 or 11"
-            )
-        };
+        const { assert!(is_supported_degree(D), "S-box degree must be 3, 5, 7 or 11") };
         let x2 = self.square();
         match D {
             3 => x2.mul(self),
@@ -99,6 +94,12 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
         let _ = limbs;
         None
     }
+}
+
+/// Whether `x^d` has a fixed chain here (`d` in 3, 5, 7, 11): the one rule [`Field::sbox`] and
+/// [`crate::params::check_shape`] both enforce.
+pub const fn is_supported_degree(d: u64) -> bool {
+    matches!(d, 3 | 5 | 7 | 11)
 }
 
 /// A prime field with the operations parameter generation and the byte API need.

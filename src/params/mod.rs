@@ -26,7 +26,7 @@ pub const fn check_shape(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> 
     if !(t == 2 || t == 3 || (t.is_multiple_of(4) && t >= 4 && t <= MAX_WIDTH)) {
         return Err(Error::UnsupportedWidth { t });
     }
-    if !matches!(d, 3 | 5 | 7 | 11) {
+    if !crate::field::is_supported_degree(d) {
         return Err(Error::UnsupportedSboxDegree { d });
     }
     if !rounds_f.is_multiple_of(2) {
