@@ -106,10 +106,10 @@ fn batch(c: &mut Criterion<ThreadCpu>) {
     bench_width!(c, "bls12_381_t3", ark_bls12_381::Fr, bls_t3, 3);
 }
 
-/// `merkle_root` over `2^16` BN254 leaves (t = 3): on one thread, and with the `parallel`
+/// `merkle_root` over `2^20` BN254 leaves (t = 3, issue 7's size): on one thread, and with the `parallel`
 /// feature on rayon's global pool (all cores) for the speed-up.
 fn merkle(c: &mut Criterion) {
-    const LEAVES: usize = 1 << 16;
+    const LEAVES: usize = 1 << 20;
     let perm = bn254::ct::t3();
     let leaves: Vec<ark_bn254::Fr> = (0..LEAVES as u64).map(Into::into).collect();
     let mut group = c.benchmark_group("bn254_t3_merkle_root");
