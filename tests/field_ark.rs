@@ -61,3 +61,21 @@ proptest! {
         check_pair(ark_bls12_381::Fr::from_be_bytes_mod_order(&a), ark_bls12_381::Fr::from_be_bytes_mod_order(&b));
     }
 }
+
+#[test]
+fn canonical_decoding_rejects_slices_of_the_wrong_length() {
+    use fast_poseidon2::field::PrimeField as _;
+    for len in [0, 1, 31, 33, 64] {
+        let bytes = vec![0u8; len];
+        assert_eq!(
+            ark_bn254::Fr::from_canonical_be_bytes(&bytes),
+            None,
+            "{len}"
+        );
+        assert_eq!(
+            ark_bls12_381::Fr::from_canonical_be_bytes(&bytes),
+            None,
+            "{len}"
+        );
+    }
+}
