@@ -62,7 +62,7 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     /// `x^11 = ((x^2)^2)^2 (x^2 x)`.
     #[inline(always)]
     fn sbox<const D: u64>(self) -> Self {
-        sbox_chain::<Self, D>(self, Self::square, Self::mul)
+        sbox_chain::<Self, D>(self)
     }
 
     /// Batch-backend hook: the modulus `p` as four little-endian 64-bit limbs if every element
@@ -113,23 +113,40 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     }
 }
 
-/// `x^D` by the chains of [`Field::sbox`], for any type with a squaring and a multiplication (a
-/// field, or a SIMD backend's vector of field elements).
+/// What the S-box chains need: squaring and multiplication. Every [`Field`] has them; a SIMD
+/// batch backend implements it for a vector of field elements, so both run [`sbox_chain`]. (A
+/// trait rather than closures: a closure is compiled as a function of its own, which a backend's
+/// `#[target_feature]` kernel would call instead of inlining.)
+pub(crate) trait SboxOps: Copy {
+    /// `self * self`.
+    fn sbox_square(self) -> Self;
+    /// `self * rhs`.
+    fn sbox_mul(self, rhs: Self) -> Self;
+}
+
+impl<F: Field> SboxOps for F {
+    #[inline(always)]
+    fn sbox_square(self) -> Self {
+        self.square()
+    }
+    #[inline(always)]
+    fn sbox_mul(self, rhs: Self) -> Self {
+        self.mul(rhs)
+    }
+}
+
+/// `x^D` by the chains of [`Field::sbox`].
 ///
 /// `D` must be 3, 5, 7 or 11; any other value is a compile-time error.
 #[inline(always)]
-pub(crate) fn sbox_chain<T: Copy, const D: u64>(
-    x: T,
-    square: impl Fn(T) -> T,
-    mul: impl Fn(T, T) -> T,
-) -> T {
+pub(crate) fn sbox_chain<T: SboxOps, const D: u64>(x: T) -> T {
     const { assert!(is_supported_degree(D), "S-box degree must be 3, 5, 7 or 11") };
-    let x2 = square(x);
+    let x2 = x.sbox_square();
     match D {
-        3 => mul(x2, x),
-        5 => mul(square(x2), x),
-        7 => mul(square(x2), mul(x2, x)),
-        _ => mul(square(square(x2)), mul(x2, x)),
+        3 => x2.sbox_mul(x),
+        5 => x2.sbox_square().sbox_mul(x),
+        7 => x2.sbox_square().sbox_mul(x2.sbox_mul(x)),
+        _ => x2.sbox_square().sbox_square().sbox_mul(x2.sbox_mul(x)),
     }
 }
 

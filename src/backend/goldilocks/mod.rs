@@ -42,7 +42,7 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use super::BatchBackend;
-use crate::field::{Field, PrimeField, sbox_chain};
+use crate::field::{Field, PrimeField, SboxOps, sbox_chain};
 use crate::goldilocks::{GoldilocksFast, MODULUS};
 use crate::linear::{LinearOps, external_layer, internal_layer_fixed};
 use crate::params::MAX_WIDTH;
@@ -204,28 +204,41 @@ fn canonical<V: Lanes>(x: V) -> V {
 }
 
 /// Element `i` of `G` vector groups, one register per group.
+///
+/// Its operations loop over the groups explicitly, and nothing on the kernel's path takes a
+/// closure: a closure (as `array::map` takes) is compiled as a function of its own without the
+/// ISA's target features, and every register operation in it would become a call.
 #[derive(Clone, Copy)]
 struct Packed<V, const G: usize>([V; G]);
 
-impl<V: Lanes, const G: usize> Packed<V, G> {
+impl<V: Lanes, const G: usize> SboxOps for Packed<V, G> {
     #[inline(always)]
-    fn map(self, f: impl Fn(V) -> V) -> Self {
-        Packed(self.0.map(f))
+    fn sbox_square(mut self) -> Self {
+        for x in &mut self.0 {
+            *x = square(*x);
+        }
+        self
     }
     #[inline(always)]
-    fn zip(self, rhs: Self, f: impl Fn(V, V) -> V) -> Self {
-        Packed(core::array::from_fn(|g| f(self.0[g], rhs.0[g])))
+    fn sbox_mul(mut self, rhs: Self) -> Self {
+        for (x, y) in self.0.iter_mut().zip(rhs.0) {
+            *x = mul(*x, y);
+        }
+        self
     }
 }
 
 impl<V: Lanes, const G: usize> LinearOps for Packed<V, G> {
     #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
-        self.zip(rhs, add)
+    fn add(mut self, rhs: Self) -> Self {
+        for (x, y) in self.0.iter_mut().zip(rhs.0) {
+            *x = add(*x, y);
+        }
+        self
     }
     #[inline(always)]
     fn double(self) -> Self {
-        self.map(|x| add(x, x))
+        self.add(self)
     }
 }
 
@@ -236,32 +249,36 @@ impl<V: Lanes, const G: usize> LinearOps for Packed<V, G> {
 fn wide_sum<V: Lanes, const G: usize>(state: &[Packed<V, G>]) -> Packed<V, G> {
     let one = splat(state[0].0[0], 1);
     let eps = splat(one, EPSILON);
-    let mut lo = state[1].0;
+    let mut lo = state[1];
     let mut carries = [splat(one, 0); G];
     for x in state[2..].iter().chain(&state[..1]) {
-        for ((lo, carries), &x) in lo.iter_mut().zip(&mut carries).zip(&x.0) {
+        for ((lo, carries), &x) in lo.0.iter_mut().zip(&mut carries).zip(&x.0) {
             let s = lo.add(x);
             *carries = carries.add_if_below(s, x, one);
             *lo = s;
         }
     }
-    Packed(core::array::from_fn(|g| {
-        let c = carries[g].mul32(eps);
-        let r = lo[g].add(c);
-        r.add_if_below(r, c, eps)
-    }))
+    for (lo, carries) in lo.0.iter_mut().zip(carries) {
+        let c = carries.mul32(eps);
+        let r = lo.add(c);
+        *lo = r.add_if_below(r, c, eps);
+    }
+    lo
 }
 
 impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
     type Constant = V;
 
     #[inline(always)]
-    fn add_constant(self, c: V) -> Self {
-        self.map(|x| add(x, c))
+    fn add_constant(mut self, c: V) -> Self {
+        for x in &mut self.0 {
+            *x = add(*x, c);
+        }
+        self
     }
     #[inline(always)]
     fn sbox<const D: u64>(self) -> Self {
-        sbox_chain::<Self, D>(self, |x| x.map(square), |x, y| x.zip(y, mul))
+        sbox_chain::<Self, D>(self)
     }
     #[inline(always)]
     fn external_layer(state: &mut [Self]) {
@@ -276,7 +293,9 @@ impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
             _ => {
                 let s = wide_sum(state);
                 for (x, &m) in state.iter_mut().zip(diag_m1) {
-                    *x = x.zip(s, |x, s| mul_add(x, m, s));
+                    for (x, s) in x.0.iter_mut().zip(s.0) {
+                        *x = mul_add(*x, m, s);
+                    }
                 }
             }
         }
