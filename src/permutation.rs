@@ -24,7 +24,7 @@ pub(crate) struct RoundConstants<'a, F> {
 #[inline(always)]
 fn full_round<F: Field, const D: u64>(state: &mut [F], constants: &[F]) {
     for (x, &c) in state.iter_mut().zip(constants) {
-        *x = x.add(c).sbox::<D>();
+        *x = x.add_sbox::<D>(c);
     }
     F::external_layer(state);
 }
@@ -40,7 +40,7 @@ pub(crate) fn permute<F: Field, const D: u64>(state: &mut [F], rc: RoundConstant
         full_round::<F, D>(state, constants);
     }
     for &c in rc.internal {
-        state[0] = state[0].add(c).sbox::<D>();
+        state[0] = state[0].add_sbox::<D>(c);
         F::internal_layer(state, rc.diag_m1);
     }
     for constants in last.chunks_exact(t) {

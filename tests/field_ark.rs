@@ -76,6 +76,10 @@ fn check_pair<F: ark_ff::PrimeField + Field>(a: F, b: F) {
     assert_eq!(a.sbox::<5>(), a.pow([5u64]), "{a}^5");
     assert_eq!(a.sbox::<7>(), a.pow([7u64]), "{a}^7");
     assert_eq!(a.sbox::<11>(), a.pow([11u64]), "{a}^11");
+    assert_eq!(a.add_sbox::<3>(b), (a + b).pow([3u64]), "({a} + {b})^3");
+    assert_eq!(a.add_sbox::<5>(b), (a + b).pow([5u64]), "({a} + {b})^5");
+    assert_eq!(a.add_sbox::<7>(b), (a + b).pow([7u64]), "({a} + {b})^7");
+    assert_eq!(a.add_sbox::<11>(b), (a + b).pow([11u64]), "({a} + {b})^11");
 }
 
 #[test]

@@ -46,6 +46,13 @@ fn reduce_once<const N: usize>(x: [u64; N], carry: u64, p: &[u64; N]) -> [u64; N
 /// `(a + b) mod p` for canonical `a`, `b`.
 #[inline(always)]
 pub(crate) fn add<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [u64; N] {
+    let (sum, carry) = add_carry(a, b);
+    reduce_once(sum, u64::from(carry), p)
+}
+
+/// `a + b mod 2^(64 N)`, and whether it carried out.
+#[inline(always)]
+fn add_carry<const N: usize>(a: &[u64; N], b: &[u64; N]) -> ([u64; N], bool) {
     let mut sum = [0u64; N];
     let mut carry = false;
     for i in 0..N {
@@ -54,7 +61,13 @@ pub(crate) fn add<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [
         sum[i] = s;
         carry = c1 | c2;
     }
-    reduce_once(sum, u64::from(carry), p)
+    (sum, carry)
+}
+
+/// `a + b` without reduction, for `a + b < 2^256` (the caller's bound).
+#[inline(always)]
+pub(crate) fn add_unreduced(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    add_carry(a, b).0
 }
 
 /// The canonical representative of `x < 2p`. A branch, compared from the top limb as ark-ff
@@ -143,10 +156,10 @@ pub(crate) fn square_unreduced(a: &[u64; 4], p: &[u64; 4], inv: u64) -> [u64; 4]
     [w[4], w[5], w[6], w[7]]
 }
 
-/// `x^D` for canonical `x`, canonical result, with the chains of [`crate::field::Field::sbox`]
-/// (`D` in 3, 5, 7, 11). Intermediate values skip the conditional subtraction wherever the
-/// module bounds allow: only the operands squared or used as the left factor are reduced, and
-/// only when `lazy` is false (`lazy` requires `p < 2^254`).
+/// `x^D`, canonical, with the chains of [`crate::field::Field::sbox`] (`D` in 3, 5, 7, 11), for
+/// canonical `x`, or for any `x < 2p` if `lazy`. Intermediate values skip the conditional
+/// subtraction wherever the module bounds allow: only the operands squared or used as the left
+/// factor are reduced, and only when `lazy` is false (`lazy` requires `p < 2^254`).
 #[inline(always)]
 pub(crate) fn sbox<const D: u64>(x: &[u64; 4], p: &[u64; 4], inv: u64, lazy: bool) -> [u64; 4] {
     let left = |v: [u64; 4]| if lazy { v } else { reduce(v, p) };
