@@ -18,6 +18,11 @@ pub(crate) trait RoundOps: Copy {
     fn add_constant(self, c: Self::Constant) -> Self;
     /// The S-box `x^D`.
     fn sbox<const D: u64>(self) -> Self;
+    /// One round step `(self + c)^D` (see [`Field::add_sbox`]).
+    #[inline(always)]
+    fn add_sbox<const D: u64>(self, c: Self::Constant) -> Self {
+        self.add_constant(c).sbox::<D>()
+    }
     /// The external matrix `M_E` (see [`Field::external_layer`]).
     fn external_layer(state: &mut [Self]);
     /// The internal matrix `J + diag(diag_m1)` (see [`Field::internal_layer`]).
@@ -33,6 +38,10 @@ impl<F: Field> RoundOps for F {
     #[inline(always)]
     fn sbox<const D: u64>(self) -> F {
         Field::sbox::<D>(self)
+    }
+    #[inline(always)]
+    fn add_sbox<const D: u64>(self, c: F) -> F {
+        Field::add_sbox::<D>(self, c)
     }
     #[inline(always)]
     fn external_layer(state: &mut [F]) {
@@ -60,7 +69,7 @@ pub(crate) struct RoundConstants<'a, F> {
 #[inline(always)]
 fn full_round<A: RoundOps, const D: u64>(state: &mut [A], constants: &[A::Constant]) {
     for (x, &c) in state.iter_mut().zip(constants) {
-        *x = x.add_constant(c).sbox::<D>();
+        *x = x.add_sbox::<D>(c);
     }
     A::external_layer(state);
 }
@@ -79,7 +88,7 @@ pub(crate) fn permute<A: RoundOps, const D: u64>(
         full_round::<A, D>(state, constants);
     }
     for &c in rc.internal {
-        state[0] = state[0].add_constant(c).sbox::<D>();
+        state[0] = state[0].add_sbox::<D>(c);
         A::internal_layer(state, rc.diag_m1);
     }
     for constants in last.chunks_exact(t) {

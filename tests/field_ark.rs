@@ -1,8 +1,10 @@
 //! The `Field` implementation for ark-ff Montgomery fields equals ark's own arithmetic,
-//! including at the edges of the branch-free addition (sums just below, at and above `p`).
+//! including at the edges of the branch-free addition (sums just below, at and above `p`) and
+//! of the crate's own 4-limb Montgomery multiplication (stored limbs at 0, 1, `p - 1` and next to
+//! the 64-bit word boundaries).
 
 #![cfg(all(feature = "bn254", feature = "bls12-381"))]
-use ark_ff::PrimeField as _;
+use ark_ff::{BigInt, Fp, MontBackend, MontConfig, PrimeField as _};
 use fast_poseidon2::field::Field;
 use proptest::prelude::*;
 
@@ -21,33 +23,87 @@ fn edges<F: ark_ff::PrimeField>() -> Vec<F> {
     ]
 }
 
+/// Elements by their stored Montgomery limbs (not their value): every word at 0 or all ones,
+/// `p - 1`, `p - 2`, `p - 2^64`, `p - 2^192`, and the largest limbs below `p` with a full low
+/// part; those `>= p` are dropped.
+fn limb_edges<C: MontConfig<4>>() -> Vec<Fp<MontBackend<C, 4>, 4>> {
+    let p = C::MODULUS.0;
+    let sub = |k: usize, v: u64| {
+        let mut x = p;
+        let mut borrow = v;
+        for limb in &mut x[k..] {
+            let (d, b) = limb.overflowing_sub(borrow);
+            *limb = d;
+            borrow = u64::from(b);
+        }
+        x
+    };
+    let m = u64::MAX;
+    let raw = [
+        [0, 0, 0, 0],
+        [1, 0, 0, 0],
+        [m, 0, 0, 0],
+        [m, m, 0, 0],
+        [m, m, m, 0],
+        [0, 0, 0, 1],
+        [m, m, m, p[3] - 1],
+        [0, 0, 0, p[3]],
+        sub(0, 1),
+        sub(0, 2),
+        sub(1, 1),
+        sub(3, 1),
+    ];
+    raw.into_iter()
+        .filter(|x| x.iter().rev().lt(p.iter().rev()))
+        .map(|x| Fp::new_unchecked(BigInt(x)))
+        .collect()
+}
+
+fn check_all_pairs<F: ark_ff::PrimeField + Field>(e: &[F]) {
+    for &a in e {
+        for &b in e {
+            check_pair(a, b);
+        }
+    }
+}
+
 fn check_pair<F: ark_ff::PrimeField + Field>(a: F, b: F) {
     assert_eq!(Field::add(a, b), a + b, "{a} + {b}");
     assert_eq!(Field::double(a), a + a, "2 * {a}");
     assert_eq!(Field::mul(a, b), a * b, "{a} * {b}");
     assert_eq!(Field::square(a), a * a, "{a}^2");
+    assert_eq!(a.sbox::<3>(), a.pow([3u64]), "{a}^3");
     assert_eq!(a.sbox::<5>(), a.pow([5u64]), "{a}^5");
     assert_eq!(a.sbox::<7>(), a.pow([7u64]), "{a}^7");
+    assert_eq!(a.sbox::<11>(), a.pow([11u64]), "{a}^11");
+    assert_eq!(a.add_sbox::<3>(b), (a + b).pow([3u64]), "({a} + {b})^3");
+    assert_eq!(a.add_sbox::<5>(b), (a + b).pow([5u64]), "({a} + {b})^5");
+    assert_eq!(a.add_sbox::<7>(b), (a + b).pow([7u64]), "({a} + {b})^7");
+    assert_eq!(a.add_sbox::<11>(b), (a + b).pow([11u64]), "({a} + {b})^11");
 }
 
 #[test]
 fn bn254_edge_values_match_ark() {
-    let e = edges::<ark_bn254::Fr>();
-    for &a in &e {
-        for &b in &e {
-            check_pair(a, b);
-        }
-    }
+    check_all_pairs(&edges::<ark_bn254::Fr>());
 }
 
 #[test]
 fn bls12_381_edge_values_match_ark() {
-    let e = edges::<ark_bls12_381::Fr>();
-    for &a in &e {
-        for &b in &e {
-            check_pair(a, b);
-        }
-    }
+    check_all_pairs(&edges::<ark_bls12_381::Fr>());
+}
+
+#[test]
+fn bn254_limb_edges_match_ark() {
+    let e = limb_edges::<ark_bn254::FrConfig>();
+    assert_eq!(e.len(), 12, "every BN254 edge is below p");
+    check_all_pairs(&e);
+}
+
+#[test]
+fn bls12_381_limb_edges_match_ark() {
+    let e = limb_edges::<ark_bls12_381::FrConfig>();
+    assert_eq!(e.len(), 12, "every BLS12-381 edge is below p");
+    check_all_pairs(&e);
 }
 
 proptest! {

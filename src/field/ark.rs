@@ -5,11 +5,19 @@
 //! Values stay in ark's representation (canonical Montgomery form), so `==` and every ark API
 //! keep working. Addition and doubling run this crate's branch-free code
 //! (private module `field::montgomery`): a sum is `>= p` about half the time, so ark's "subtract if >= p"
-//! branch mispredicts constantly inside a permutation. Multiplication and squaring are ark's:
-//! a Montgomery product lands in `[p, 2p)` rarely (below 20% of the time for BN254), so its
-//! branch predicts well and a masked select measured slower (branch-free add: BN254 t=8 and
-//! BLS12-381 t=8 permutations 11-17% faster; branch-free multiplication: BN254 t=3 5-12%
-//! slower; `nice -n -20` probe, min over 2,000 samples, 2026-11-30).
+//! branch mispredicts constantly inside a permutation (branch-free add: BN254 t=8 and BLS12-381
+//! t=8 permutations 11-17% faster).
+//!
+//! For four-limb fields with `p < 2^255` (BN254, BLS12-381 scalar fields) multiplication,
+//! squaring and the S-box run the same module's inlined Montgomery product, with ark's exact
+//! canonical results: values stay in registers instead of going through ark's out-of-line calls,
+//! and inside the S-box chain the conditional subtraction is skipped where the bounds allow (all
+//! but the last for `p < 2^254`, BN254; there the round constant is added without reduction
+//! too, [`Field::add_sbox`]: BN254 permutations 5-9% faster). The final subtraction stays a
+//! branch compared from the top limb, like ark's: a product lands in `[p, 2p)` rarely, so it
+//! predicts well, and a masked select measured slower (BN254 t=3 and BLS12-381 t=2, 3
+//! permutations 2-4% slower; `nice -n -20` probe, min over 2,000 samples, 2026-11-30). Other
+//! fields use ark's arithmetic.
 
 use super::{Field, PrimeField, montgomery};
 use ark_ff::{AdditiveGroup, BigInt, Fp, MontBackend, MontConfig, PrimeField as ArkPrimeField};
@@ -32,10 +40,18 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     }
     #[inline(always)]
     fn square(self) -> Self {
+        if let Some((p, [a])) = fast4([self]) {
+            let r = montgomery::square_unreduced(&a, &p, C::INV);
+            return from_limbs(montgomery::reduce(r, &p));
+        }
         ark_ff::Field::square(&self)
     }
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
+        if let Some((p, [a, b])) = fast4([self, rhs]) {
+            let r = montgomery::mul_unreduced(&a, &b, &p, C::INV);
+            return from_limbs(montgomery::reduce(r, &p));
+        }
         self * rhs
     }
     /// The same chains as the default, run in place (`square_in_place`, `*=`): returning each
@@ -50,6 +66,10 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
                 "S-box degree must be 3, 5, 7 or 11"
             )
         };
+        if let Some((p, [x])) = fast4([self]) {
+            let lazy = Fast4::<C, N>::LAZY;
+            return from_limbs(montgomery::sbox::<D>(&x, &p, C::INV, lazy));
+        }
         let mut y = self;
         ark_ff::Field::square_in_place(&mut y);
         if D == 3 {
@@ -68,6 +88,19 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
             }
         }
         y
+    }
+
+    /// For `p < 2^254` (BN254) the sum `self + c < 2p` enters the lazy S-box chain unreduced,
+    /// which accepts operands below `2p`; otherwise the default.
+    #[inline(always)]
+    fn add_sbox<const D: u64>(self, c: Self) -> Self {
+        if Fast4::<C, N>::LAZY
+            && let Some((p, [x, c])) = fast4([self, c])
+        {
+            let x = montgomery::add_unreduced(&x, &c);
+            return from_limbs(montgomery::sbox::<D>(&x, &p, C::INV, true));
+        }
+        self.add(c).sbox::<D>()
     }
 
     // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
@@ -106,6 +139,52 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         let limbs: [u64; N] = [word].as_slice().try_into().ok()?;
         Some(Fp(BigInt(limbs), core::marker::PhantomData))
     }
+}
+
+/// When the inlined 4-limb arithmetic of `field::montgomery` applies to a field.
+struct Fast4<C, const N: usize>(core::marker::PhantomData<C>);
+
+impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
+    /// The modulus as four limbs if `N = 4` and `p < 2^255` (BN254 and BLS12-381 scalar
+    /// fields), the bounds under which `montgomery::mul_unreduced` and `square_unreduced` hold.
+    const MODULUS: Option<[u64; 4]> = {
+        let m: &[u64] = &C::MODULUS.0;
+        if m.len() == 4 && m[3] >> 63 == 0 {
+            Some([m[0], m[1], m[2], m[3]])
+        } else {
+            None
+        }
+    };
+    /// `p < 2^254` (BN254): products of operands below `2p` stay below `2p`.
+    const LAZY: bool = match Self::MODULUS {
+        Some(m) => m[3] >> 62 == 0,
+        None => false,
+    };
+}
+
+/// The modulus and the Montgomery limbs of `xs`, if the 4-limb path applies
+/// (`Fast4::MODULUS`); `None` otherwise (the caller uses ark's arithmetic).
+#[inline(always)]
+fn fast4<C: MontConfig<N>, const N: usize, const K: usize>(
+    xs: [Fp<MontBackend<C, N>, N>; K],
+) -> Option<([u64; 4], [[u64; 4]; K])> {
+    let p = Fast4::<C, N>::MODULUS?;
+    let mut limbs = [[0u64; 4]; K];
+    for (l, x) in limbs.iter_mut().zip(xs) {
+        *l = x.0.0.as_slice().try_into().ok()?;
+    }
+    Some((p, limbs))
+}
+
+/// The element with canonical Montgomery limbs `limbs` (`N = 4`, after [`fast4`] returned
+/// `Some`; other limbs are never passed, and would give zero).
+#[inline(always)]
+fn from_limbs<C: MontConfig<N>, const N: usize>(limbs: [u64; 4]) -> Fp<MontBackend<C, N>, N> {
+    let mut out = [0u64; N];
+    for (o, l) in out.iter_mut().zip(limbs) {
+        *o = l;
+    }
+    Fp::new_unchecked(BigInt(out))
 }
 
 impl<C: MontConfig<N>, const N: usize> PrimeField for Fp<MontBackend<C, N>, N> {

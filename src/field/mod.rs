@@ -65,6 +65,16 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
         sbox_chain::<Self, D>(self)
     }
 
+    /// `(self + c)^D`: one round step (round constant, then S-box; paper section 5), with the
+    /// default computing exactly that. A field overrides it only with a faster computation of
+    /// the same value, e.g. one that feeds the unreduced sum into its S-box chain.
+    ///
+    /// `D` must be 3, 5, 7 or 11, as for [`Field::sbox`].
+    #[inline(always)]
+    fn add_sbox<const D: u64>(self, c: Self) -> Self {
+        self.add(c).sbox::<D>()
+    }
+
     /// Batch-backend hook: the modulus `p` as four little-endian 64-bit limbs if every element
     /// is stored as `x * 2^256 mod p` in four limbs, canonical (`< p`); `None` (the default)
     /// keeps the field on the portable batch path. See `crate::backend`.

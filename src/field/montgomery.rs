@@ -1,14 +1,28 @@
-//! Branch-free modular addition on the limbs of ark-ff `MontBackend` fields.
+//! Limb arithmetic for ark-ff `MontBackend` fields: branch-free modular addition for every limb
+//! count, and inlined Montgomery multiplication and squaring for four limbs.
 //!
 //! ark-ff finishes every addition with a data-dependent branch ("subtract the modulus if the
 //! sum is >= p"). Inside a Poseidon2 permutation that branch goes each way about half the time
 //! at random, and the mispredictions cost more than the arithmetic. [`add`] computes the same
 //! canonical result (Montgomery form is linear, so limb-wise modular addition is exactly ark's
 //! addition) with a masked select instead of a branch.
+//!
+//! ark-ff's multiplication and squaring are out-of-line calls that take and return their
+//! operands through memory. [`mul_unreduced`] and [`square_unreduced`] are the same Montgomery
+//! product (`a · b / 2^256 mod p`, CIOS with the "no-carry" shortcut for a modulus whose top
+//! bit is clear) written to stay in registers once inlined, and they leave the final
+//! conditional subtraction to the caller ([`reduce`]), so a chain of products can skip it where
+//! the bounds below allow.
+//!
+//! Bounds, for a modulus `p < 2^255` and `R = 2^256`: both functions return a value congruent to
+//! `a · b / R` (resp. `a^2 / R`) and below `a · b / R + p`. `mul_unreduced` needs `a + p < R`
+//! (its running sum stays below `a + p`) and accepts any `b < R`; `square_unreduced` needs
+//! `a^2 / R + p < R`. So with canonical `a` (`a < p`) both always apply and return less than
+//! `2p`; if moreover `p < R / 4` (BN254), operands below `2p` give results below `2p` too.
 
-/// `x - p` if `x >= p` (or if `carry` says `x` overflowed `N` limbs), else `x`, without a branch.
+/// `x - p mod 2^(64 N)`, and whether it borrowed (`x < p`).
 #[inline(always)]
-fn reduce_once<const N: usize>(x: [u64; N], carry: u64, p: &[u64; N]) -> [u64; N] {
+fn sub_p<const N: usize>(x: &[u64; N], p: &[u64; N]) -> ([u64; N], bool) {
     let mut diff = [0u64; N];
     let mut borrow = false;
     for i in 0..N {
@@ -17,6 +31,13 @@ fn reduce_once<const N: usize>(x: [u64; N], carry: u64, p: &[u64; N]) -> [u64; N
         diff[i] = d;
         borrow = b1 | b2;
     }
+    (diff, borrow)
+}
+
+/// `x - p` if `x >= p` (or if `carry` says `x` overflowed `N` limbs), else `x`, without a branch.
+#[inline(always)]
+fn reduce_once<const N: usize>(x: [u64; N], carry: u64, p: &[u64; N]) -> [u64; N] {
+    let (diff, borrow) = sub_p(&x, p);
     // Keep `x` exactly when the subtraction borrowed and `x` did not overflow (x < p).
     let keep_x = 0u64.wrapping_sub(u64::from(borrow) & (carry ^ 1));
     core::array::from_fn(|i| (x[i] & keep_x) | (diff[i] & !keep_x))
@@ -25,6 +46,13 @@ fn reduce_once<const N: usize>(x: [u64; N], carry: u64, p: &[u64; N]) -> [u64; N
 /// `(a + b) mod p` for canonical `a`, `b`.
 #[inline(always)]
 pub(crate) fn add<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [u64; N] {
+    let (sum, carry) = add_carry(a, b);
+    reduce_once(sum, u64::from(carry), p)
+}
+
+/// `a + b mod 2^(64 N)`, and whether it carried out.
+#[inline(always)]
+fn add_carry<const N: usize>(a: &[u64; N], b: &[u64; N]) -> ([u64; N], bool) {
     let mut sum = [0u64; N];
     let mut carry = false;
     for i in 0..N {
@@ -33,5 +61,121 @@ pub(crate) fn add<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [
         sum[i] = s;
         carry = c1 | c2;
     }
-    reduce_once(sum, u64::from(carry), p)
+    (sum, carry)
+}
+
+/// `a + b` without reduction, for `a + b < 2^256` (the caller's bound).
+#[inline(always)]
+pub(crate) fn add_unreduced(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    add_carry(a, b).0
+}
+
+/// The canonical representative of `x < 2p`. A branch, compared from the top limb as ark-ff
+/// does: a Montgomery product lands in `[p, 2p)` rarely, so it predicts well, and the
+/// comparison is usually decided by the top limb alone.
+#[inline(always)]
+pub(crate) fn reduce(x: [u64; 4], p: &[u64; 4]) -> [u64; 4] {
+    if x.iter().rev().lt(p.iter().rev()) {
+        return x;
+    }
+    sub_p(&x, p).0
+}
+
+/// `acc + a · b + carry` as (low, high) words; never overflows 128 bits.
+#[inline(always)]
+fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let t = u128::from(acc) + u128::from(a) * u128::from(b) + u128::from(carry);
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `a + b + carry` as (low, high) words.
+#[inline(always)]
+fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let t = u128::from(a) + u128::from(b) + u128::from(carry);
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, for `a + p < 2^256` and any `b`
+/// (module docs). `inv` is `-p^-1 mod 2^64` (ark's `MontConfig::INV`).
+#[inline(always)]
+pub(crate) fn mul_unreduced(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4], inv: u64) -> [u64; 4] {
+    let mut r = [0u64; 4];
+    for &bi in b {
+        let (r0, mut c1) = mac(r[0], a[0], bi, 0);
+        let k = r0.wrapping_mul(inv);
+        let (_, mut c2) = mac(r0, k, p[0], 0);
+        for j in 1..4 {
+            let (rj, c) = mac(r[j], a[j], bi, c1);
+            c1 = c;
+            let (rj, c) = mac(rj, k, p[j], c2);
+            c2 = c;
+            r[j - 1] = rj;
+        }
+        // The running value `r + (c1 + c2) 2^192` is below `a + p < 2^256`: no carry out.
+        r[3] = c1.wrapping_add(c2);
+    }
+    r
+}
+
+/// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a^2 / 2^256 + p < 2^256` (module docs):
+/// the 512-bit square from 6 cross products (doubled) and 4 diagonal ones, then a Montgomery
+/// reduction.
+#[inline(always)]
+pub(crate) fn square_unreduced(a: &[u64; 4], p: &[u64; 4], inv: u64) -> [u64; 4] {
+    let mut w = [0u64; 8];
+    // Cross products a_i a_j, i < j.
+    for i in 0..3 {
+        let mut c = 0;
+        for j in (i + 1)..4 {
+            (w[i + j], c) = mac(w[i + j], a[i], a[j], c);
+        }
+        w[i + 4] = c;
+    }
+    // Doubled, then the diagonal squares added.
+    w[7] = w[6] >> 63;
+    for k in (2..7).rev() {
+        w[k] = (w[k] << 1) | (w[k - 1] >> 63);
+    }
+    w[1] <<= 1;
+    let mut c = 0;
+    for i in 0..4 {
+        let (lo, hi) = mac(w[2 * i], a[i], a[i], c);
+        w[2 * i] = lo;
+        (w[2 * i + 1], c) = adc(w[2 * i + 1], hi, 0);
+    }
+    // Montgomery reduction: the total stays below 2^512, so the last carry is zero.
+    let mut c2 = 0;
+    for i in 0..4 {
+        let k = w[i].wrapping_mul(inv);
+        let (_, mut c) = mac(w[i], k, p[0], 0);
+        for j in 1..4 {
+            (w[i + j], c) = mac(w[i + j], k, p[j], c);
+        }
+        (w[i + 4], c2) = adc(w[i + 4], c, c2);
+    }
+    [w[4], w[5], w[6], w[7]]
+}
+
+/// `x^D`, canonical, with the chains of [`crate::field::Field::sbox`] (`D` in 3, 5, 7, 11), for
+/// canonical `x`, or for any `x < 2p` if `lazy`. Intermediate values skip the conditional
+/// subtraction wherever the module bounds allow: only the operands squared or used as the left
+/// factor are reduced, and only when `lazy` is false (`lazy` requires `p < 2^254`).
+#[inline(always)]
+pub(crate) fn sbox<const D: u64>(x: &[u64; 4], p: &[u64; 4], inv: u64, lazy: bool) -> [u64; 4] {
+    let left = |v: [u64; 4]| if lazy { v } else { reduce(v, p) };
+    let x2 = square_unreduced(x, p, inv);
+    let y = match D {
+        3 => mul_unreduced(x, &x2, p, inv),
+        5 => mul_unreduced(x, &square_unreduced(&left(x2), p, inv), p, inv),
+        7 => {
+            let x3 = left(mul_unreduced(x, &x2, p, inv));
+            mul_unreduced(&x3, &square_unreduced(&left(x2), p, inv), p, inv)
+        }
+        _ => {
+            let x3 = left(mul_unreduced(x, &x2, p, inv));
+            let x4 = left(square_unreduced(&left(x2), p, inv));
+            mul_unreduced(&x3, &square_unreduced(&x4, p, inv), p, inv)
+        }
+    };
+    reduce(y, p)
 }
