@@ -36,8 +36,9 @@ fn run_batch<F: Field, const D: u64>(
         let n = states.len() / t;
         let threads = rayon::current_num_threads();
         if threads > 1 && n >= PARALLEL_MIN_STATES {
-            // About four chunks per thread, each a whole number of 16-state vector pairs.
-            let per_chunk = n.div_ceil(4 * threads).next_multiple_of(16) * t;
+            // About four chunks per thread, each a whole number of 32 states: of the backends'
+            // interleaved vector groups (16 states for AVX-512 IFMA, 32 for Goldilocks AVX-512F).
+            let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
             states
                 .par_chunks_mut(per_chunk)
                 .for_each(|chunk| backend::permute_batch::<F, D>(chunk, t, rc, backend));
