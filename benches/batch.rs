@@ -1,6 +1,7 @@
 //! Batch vs scalar throughput: the same `N` states permuted one by one with the ct permutation,
-//! and with `permute_batch` (the run-time chosen backend, printed first). Throughput is in
-//! permutations, so criterion's per-element times compare directly.
+//! and with `permute_batch` (the run-time chosen backend, printed first; for Goldilocks also the
+//! AVX2 kernel forced on an AVX-512 CPU). Throughput is in permutations, so criterion's
+//! per-element times compare directly.
 //!
 //! Batch rows are timed in thread CPU time (the machine these numbers come from is shared); the
 //! Merkle rows in wall time, since rayon's work runs on other threads. The Merkle group compares one thread with all of rayon's threads; without the `parallel`
@@ -11,9 +12,10 @@
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::ct::Poseidon2Ct;
-use fast_poseidon2::instances::bn254;
+use fast_poseidon2::goldilocks::GoldilocksFast;
+use fast_poseidon2::instances::{bn254, goldilocks};
+use fast_poseidon2::{BatchBackend, Poseidon2Params};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -67,8 +69,10 @@ impl ValueFormatter for Microseconds {
 /// States per measured batch.
 const N: usize = 1024;
 
+/// Rows `scalar` and `batch` (the run-time chosen backend), then one `batch_<Backend>` row per
+/// listed backend forced with `permute_batch_on` (skipped, with a note, if the CPU lacks it).
 macro_rules! bench_width {
-    ($c:expr, $name:literal, $field:ty, $perm:expr, $t:literal) => {{
+    ($c:expr, $name:literal, $field:ty, $perm:expr, $t:literal $(, forced: [$($backend:ident),*])?) => {{
         let perm = $perm;
         let states: Vec<[$field; $t]> = (0..N as u64)
             .map(|i| core::array::from_fn(|j| (i * $t as u64 + j as u64).into()))
@@ -87,6 +91,17 @@ macro_rules! bench_width {
             let mut s = states.clone();
             b.iter(|| perm.permute_batch(black_box(&mut s)))
         });
+        $($(
+            let backend = BatchBackend::$backend;
+            if perm.permute_batch_on(backend, &mut []) {
+                group.bench_function(BenchmarkId::new(concat!("batch_", stringify!($backend)), N), |b| {
+                    let mut s = states.clone();
+                    b.iter(|| perm.permute_batch_on(backend, black_box(&mut s)))
+                });
+            } else {
+                println!("NOTE: {backend:?} does not run {} here: row skipped", $name);
+            }
+        )*)?
         group.finish();
     }};
 }
@@ -104,12 +119,20 @@ fn batch(c: &mut Criterion<ThreadCpu>) {
         Poseidon2Ct::from_params(&Poseidon2Params::generate(3, 5, 8, 56).expect("params"))
             .expect("shape");
     bench_width!(c, "bls12_381_t3", ark_bls12_381::Fr, bls_t3, 3);
+    println!(
+        "batch backend for Goldilocks: {:?}",
+        fast_poseidon2::batch_backend::<GoldilocksFast>()
+    );
+    bench_width!(c, "goldilocks_t8", GoldilocksFast, goldilocks::ct::t8(), 8, forced: [Avx2]);
+    bench_width!(c, "goldilocks_t12", GoldilocksFast, goldilocks::ct::t12(), 12, forced: [Avx2]);
+    bench_width!(c, "goldilocks_t16", GoldilocksFast, goldilocks::ct::t16(), 16, forced: [Avx2]);
+    bench_width!(c, "goldilocks_t20", GoldilocksFast, goldilocks::ct::t20(), 20, forced: [Avx2]);
 }
 
-/// `merkle_root` over `2^16` BN254 leaves (t = 3): on one thread, and with the `parallel`
+/// `merkle_root` over `2^20` BN254 leaves (t = 3, issue 7's size): on one thread, and with the `parallel`
 /// feature on rayon's global pool (all cores) for the speed-up.
 fn merkle(c: &mut Criterion) {
-    const LEAVES: usize = 1 << 16;
+    const LEAVES: usize = 1 << 20;
     let perm = bn254::ct::t3();
     let leaves: Vec<ark_bn254::Fr> = (0..LEAVES as u64).map(Into::into).collect();
     let mut group = c.benchmark_group("bn254_t3_merkle_root");

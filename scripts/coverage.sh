@@ -3,7 +3,10 @@
 # per-file table and the TOTAL line; fails if line coverage of src/ is below ${MIN_LINES:-95}%.
 #
 # Needs `rustup component add llvm-tools-preview` and `cargo install cargo-llvm-cov --locked`
-# (both done here if missing). An HTML report: `cargo llvm-cov report --html`.
+# (both done here if missing). An HTML report: `cargo llvm-cov report --html`; uncovered lines:
+# `cargo llvm-cov report --release --show-missing-lines`. Extra arguments go to cargo-llvm-cov, e.g.
+# `--no-clean` (after `cargo llvm-cov clean --profraw-only`) to reuse the instrumented build.
+# PROPERTY_CASES=16 keeps the property tests short; coverage does not need many cases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rustup component list --installed | grep -q '^llvm-tools' || rustup component add llvm-tools-preview

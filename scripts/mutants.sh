@@ -7,6 +7,8 @@
 #
 #   scripts/mutants.sh                              # the core files
 #   scripts/mutants.sh src/modes/sponge.rs          # chosen files
+#   MUTANTS_ARGS=--iterate scripts/mutants.sh ...   # resume: skip mutants already caught in
+#                                                   # MUTANTS_OUT/mutants.out
 #
 # Needs cargo-mutants (`cargo install cargo-mutants --locked`). Slow: one build per mutant, so
 # mutants are built with opt-level 1 and run one at a time.

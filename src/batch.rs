@@ -9,7 +9,7 @@
 //!   An incomplete last group of a level is padded with zeros (for t = 3: an odd last node is
 //!   paired with `0`); the tree stops when one node remains, so a single leaf is its own root.
 
-use crate::backend;
+use crate::backend::{self, BatchBackend, batch_backend};
 use crate::ct::Poseidon2Ct;
 use crate::field::Field;
 use crate::permutation::RoundConstants;
@@ -22,24 +22,30 @@ use alloc::vec::Vec;
 #[cfg(feature = "parallel")]
 const PARALLEL_MIN_STATES: usize = 64;
 
-/// Permutes the flat buffer `states` (a whole number of width-`t` states) on the chosen backend,
-/// in chunks across rayon's threads with the `parallel` feature.
-fn run_batch<F: Field, const D: u64>(states: &mut [F], t: usize, rc: RoundConstants<'_, F>) {
+/// Permutes the flat buffer `states` (a whole number of width-`t` states) on `backend`, in
+/// chunks across rayon's threads with the `parallel` feature.
+fn run_batch<F: Field, const D: u64>(
+    states: &mut [F],
+    t: usize,
+    rc: RoundConstants<'_, F>,
+    backend: BatchBackend,
+) {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
         let n = states.len() / t;
         let threads = rayon::current_num_threads();
         if threads > 1 && n >= PARALLEL_MIN_STATES {
-            // About four chunks per thread, each a whole number of 16-state vector pairs.
-            let per_chunk = n.div_ceil(4 * threads).next_multiple_of(16) * t;
+            // About four chunks per thread, each a whole number of 32 states: of the backends'
+            // interleaved vector groups (16 states for AVX-512 IFMA, 32 for Goldilocks AVX-512F).
+            let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
             states
                 .par_chunks_mut(per_chunk)
-                .for_each(|chunk| backend::permute_batch::<F, D>(chunk, t, rc));
+                .for_each(|chunk| backend::permute_batch::<F, D>(chunk, t, rc, backend));
             return;
         }
     }
-    backend::permute_batch::<F, D>(states, t, rc);
+    backend::permute_batch::<F, D>(states, t, rc, backend);
 }
 
 /// `perm(group ‖ 0)[0]` for each group of `arity = t - 1` elements of `inputs` (whose length is
@@ -78,7 +84,24 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// `self.permutation(&states[i])`. Any length works (0 included): whole groups of 8 states
     /// run on the SIMD backend when there is one, the rest on the scalar path.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        run_batch::<F, D>(states.as_flattened_mut(), T, self.constants());
+        run_batch::<F, D>(
+            states.as_flattened_mut(),
+            T,
+            self.constants(),
+            batch_backend::<F>(),
+        );
+    }
+
+    /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one, so every
+    /// backend the CPU has can be checked (e.g. AVX2 on an AVX-512 CPU). Returns `false`, and
+    /// permutes nothing, if `backend` does not run `F` on this CPU and build.
+    #[doc(hidden)]
+    pub fn permute_batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool {
+        let runs = backend::runs::<F>(backend);
+        if runs {
+            run_batch::<F, D>(states.as_flattened_mut(), T, self.constants(), backend);
+        }
+        runs
     }
 
     /// The Merkle compression `perm(input ‖ 0)[0]` of every input group: `N = T - 1` elements
@@ -89,7 +112,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     pub fn compress_batch<const N: usize>(&self, inputs: &[[F; N]]) -> Vec<F> {
         const { assert!(N + 1 == T, "compress_batch takes T - 1 elements per input") };
         compress_groups(inputs.as_flattened(), T, |states| {
-            run_batch::<F, D>(states, T, self.constants())
+            run_batch::<F, D>(states, T, self.constants(), batch_backend::<F>())
         })
     }
 
@@ -106,7 +129,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         const { assert!(T >= 3, "merkle_root needs T >= 3 (arity T - 1 >= 2)") };
         merkle_root(leaves, T, |level| {
             compress_groups(level, T, |states| {
-                run_batch::<F, D>(states, T, self.constants())
+                run_batch::<F, D>(states, T, self.constants(), batch_backend::<F>())
             })
         })
     }
@@ -135,13 +158,13 @@ impl<F: Field> Poseidon2<F> {
 
     /// Runs a checked flat batch with the instance's S-box degree.
     fn run_batch(&self, states: &mut [F]) {
-        let (t, rc) = (self.width(), self.constants());
+        let (t, rc, backend) = (self.width(), self.constants(), batch_backend::<F>());
         // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
         match self.params().sbox_degree() {
-            3 => run_batch::<F, 3>(states, t, rc),
-            5 => run_batch::<F, 5>(states, t, rc),
-            7 => run_batch::<F, 7>(states, t, rc),
-            _ => run_batch::<F, 11>(states, t, rc),
+            3 => run_batch::<F, 3>(states, t, rc, backend),
+            5 => run_batch::<F, 5>(states, t, rc, backend),
+            7 => run_batch::<F, 7>(states, t, rc, backend),
+            _ => run_batch::<F, 11>(states, t, rc, backend),
         }
     }
 

@@ -36,9 +36,11 @@
 //!
 //! # Batches
 //! `permute_batch` (both types), `compress_batch` and `merkle_root` hash many independent states
-//! at once. With `std` on x86_64 a CPU with AVX-512 IFMA runs BN254 and BLS12-381 batches 8
-//! states per vector, chosen at run time without build flags ([`batch_backend`] says which path
-//! runs); everything else takes the portable scalar path, with identical output.
+//! at once. With `std` on x86_64, chosen at run time without build flags ([`batch_backend`] says
+//! which path runs): a CPU with AVX-512 IFMA runs BN254 and BLS12-381 batches 8 states per
+//! vector; Goldilocks batches (`GoldilocksFast` and ark's `Goldilocks`) run 8 states per vector
+//! with AVX-512F, else 4 with AVX2. Everything else takes the portable scalar path, with
+//! identical output.
 //! `RUSTFLAGS="--cfg fast_poseidon2_force_portable"` forces the portable path (testing).
 //!
 //! ```

@@ -54,11 +54,15 @@ impl<F: Field> LinearOps for F {
 /// layers return early for fewer than two elements).
 #[inline(always)]
 pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
-    let mut rest = state[1..].iter().copied();
-    match rest.next() {
-        Some(x1) => state[0].add(rest.fold(x1, |acc, x| acc.add(x))),
-        None => state[0],
+    // A loop, not `fold` with a closure: see `crate::field::SboxOps` on closures in SIMD kernels.
+    let Some((&x1, rest)) = state[1..].split_first() else {
+        return state[0];
+    };
+    let mut acc = x1;
+    for &x in rest {
+        acc = acc.add(x);
     }
+    state[0].add(acc)
 }
 
 /// `M4 · x` for one block of four, in 8 additions and 6 doublings.

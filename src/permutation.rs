@@ -8,6 +8,51 @@
 
 use crate::field::Field;
 
+/// What the round driver does to state elements: a field implements it with its own arithmetic
+/// (blanket impl below); a SIMD batch backend implements it for a vector holding one element of
+/// each of several states, so the round structure exists once.
+pub(crate) trait RoundOps: Copy {
+    /// The type of a round constant (the field itself, or a backend's broadcast vector).
+    type Constant: Copy;
+    /// `self + c`.
+    fn add_constant(self, c: Self::Constant) -> Self;
+    /// The S-box `x^D`.
+    fn sbox<const D: u64>(self) -> Self;
+    /// One round step `(self + c)^D` (see [`Field::add_sbox`]).
+    #[inline(always)]
+    fn add_sbox<const D: u64>(self, c: Self::Constant) -> Self {
+        self.add_constant(c).sbox::<D>()
+    }
+    /// The external matrix `M_E` (see [`Field::external_layer`]).
+    fn external_layer(state: &mut [Self]);
+    /// The internal matrix `J + diag(diag_m1)` (see [`Field::internal_layer`]).
+    fn internal_layer(state: &mut [Self], diag_m1: &[Self::Constant]);
+}
+
+impl<F: Field> RoundOps for F {
+    type Constant = F;
+    #[inline(always)]
+    fn add_constant(self, c: F) -> F {
+        Field::add(self, c)
+    }
+    #[inline(always)]
+    fn sbox<const D: u64>(self) -> F {
+        Field::sbox::<D>(self)
+    }
+    #[inline(always)]
+    fn add_sbox<const D: u64>(self, c: F) -> F {
+        Field::add_sbox::<D>(self, c)
+    }
+    #[inline(always)]
+    fn external_layer(state: &mut [F]) {
+        F::external_layer(state);
+    }
+    #[inline(always)]
+    fn internal_layer(state: &mut [F], diag_m1: &[F]) {
+        F::internal_layer(state, diag_m1);
+    }
+}
+
 /// Borrowed view of one instance's constants, in the layout both permutation types store.
 #[derive(Clone, Copy)]
 pub(crate) struct RoundConstants<'a, F> {
@@ -22,28 +67,31 @@ pub(crate) struct RoundConstants<'a, F> {
 
 /// One full (external) round: add constants, S-box on every element, `M_E`.
 #[inline(always)]
-fn full_round<F: Field, const D: u64>(state: &mut [F], constants: &[F]) {
+fn full_round<A: RoundOps, const D: u64>(state: &mut [A], constants: &[A::Constant]) {
     for (x, &c) in state.iter_mut().zip(constants) {
         *x = x.add_sbox::<D>(c);
     }
-    F::external_layer(state);
+    A::external_layer(state);
 }
 
 /// Permutes `state` in place. `state.len()` is the width `t`; the caller guarantees that the
 /// constant slices have the matching lengths (checked when the instance was built).
 #[inline(always)]
-pub(crate) fn permute<F: Field, const D: u64>(state: &mut [F], rc: RoundConstants<'_, F>) {
+pub(crate) fn permute<A: RoundOps, const D: u64>(
+    state: &mut [A],
+    rc: RoundConstants<'_, A::Constant>,
+) {
     let t = state.len();
     let (first, last) = rc.external.split_at(rc.external.len() / 2);
-    F::external_layer(state);
+    A::external_layer(state);
     for constants in first.chunks_exact(t) {
-        full_round::<F, D>(state, constants);
+        full_round::<A, D>(state, constants);
     }
     for &c in rc.internal {
         state[0] = state[0].add_sbox::<D>(c);
-        F::internal_layer(state, rc.diag_m1);
+        A::internal_layer(state, rc.diag_m1);
     }
     for constants in last.chunks_exact(t) {
-        full_round::<F, D>(state, constants);
+        full_round::<A, D>(state, constants);
     }
 }

@@ -133,6 +133,10 @@ fn error_codes_are_distinct_and_displayed() {
             declared: 1,
         },
         Error::InvalidBatchLength { len: 4, width: 3 },
+        Error::SqueezeOverflow { declared: 1 },
+        Error::OutputTooLarge {
+            requested: usize::MAX,
+        },
     ];
     let mut codes: Vec<u32> = all.iter().map(Error::code).collect();
     assert_eq!(codes, (1..=all.len() as u32).collect::<Vec<_>>());

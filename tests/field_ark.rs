@@ -152,3 +152,21 @@ fn bls12_381_internal_layer_matches_generic_layer() {
     e.extend(limb_edges::<ark_bls12_381::FrConfig>());
     check_internal_layer(&e);
 }
+
+#[test]
+fn canonical_decoding_rejects_slices_of_the_wrong_length() {
+    use fast_poseidon2::field::PrimeField as _;
+    for len in [0, 1, 31, 33, 64] {
+        let bytes = vec![0u8; len];
+        assert_eq!(
+            ark_bn254::Fr::from_canonical_be_bytes(&bytes),
+            None,
+            "{len}"
+        );
+        assert_eq!(
+            ark_bls12_381::Fr::from_canonical_be_bytes(&bytes),
+            None,
+            "{len}"
+        );
+    }
+}

@@ -178,6 +178,15 @@ fn reduced_bytes_reduce_any_length_mod_p() {
     );
 }
 
+/// The batch backends' 256-bit Montgomery hooks are for 4-limb fields; `GoldilocksFast` keeps
+/// the defaults, which send it down the portable batch path.
+#[test]
+fn goldilocks_fast_has_no_256_bit_montgomery_form() {
+    assert_eq!(GoldilocksFast::montgomery_256_modulus(), None);
+    assert_eq!(GoldilocksFast::ONE.to_montgomery_256(), None);
+    assert_eq!(GoldilocksFast::from_montgomery_256([1, 0, 0, 0]), None);
+}
+
 #[test]
 fn modulus_and_sizes_match_the_ark_field() {
     let (mut fast_p, mut ark_p) = ([0u8; 8], [0u8; 8]);

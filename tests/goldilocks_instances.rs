@@ -108,6 +108,24 @@ fn ct_fast_path_and_cached_ark_path_agree_on_random_states() {
     each_width!(check);
 }
 
+/// `Poseidon2::permute_batch` dispatches on the S-box degree; Goldilocks is the shipped d = 7.
+#[test]
+fn cached_ark_path_batch_equals_the_single_state_permutation() {
+    fn check<const T: usize>(w: Width<T>) {
+        let states: Vec<Goldilocks> = random_states::<T>(0xba7c)
+            .take(20)
+            .flatten()
+            .map(Goldilocks::from)
+            .collect();
+        let mut batch = states.clone();
+        w.flexible.permute_batch(&mut batch).unwrap();
+        for (got, input) in batch.chunks_exact(T).zip(states.chunks_exact(T)) {
+            assert_eq!(got, w.flexible.permutation(input).unwrap(), "{}", w.id);
+        }
+    }
+    each_width!(check);
+}
+
 #[test]
 fn non_canonical_inputs_give_the_same_output_as_canonical_ones() {
     fn check<const T: usize>(w: Width<T>) {

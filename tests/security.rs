@@ -4,11 +4,13 @@
 //! shipped diagonal accepted.
 
 mod common;
+mod small;
 
 use common::babybear::BabyBear;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::security::{check_internal_matrix, round_numbers};
 use fast_poseidon2::{Error, Poseidon2Params};
+use small::F17;
 
 /// Security level of every shipped instance, in bits.
 const SECURITY: u32 = 128;
@@ -145,6 +147,47 @@ fn powers_of_two_internal_diagonal_is_rejected_over_a_31_bit_field() {
     assert_eq!(
         check_internal_matrix(&mu),
         Err(Error::InsecureInternalMatrix)
+    );
+}
+
+#[test]
+fn internal_matrix_check_rejects_fewer_than_two_entries() {
+    assert_eq!(
+        check_internal_matrix::<BabyBear>(&[]),
+        Err(Error::UnsupportedWidth { t: 0 })
+    );
+    assert_eq!(
+        check_internal_matrix(&[BabyBear::ONE]),
+        Err(Error::UnsupportedWidth { t: 1 })
+    );
+}
+
+/// `M_I = [[2, 1], [1, 15]]` over GF(17) (`mu = (2, 15)`): its characteristic polynomial
+/// `X^2 - 17 X + 29 = X^2 - 5` is irreducible (5 is not a square mod 17), yet
+/// `M_I^2 = 5 I` has the minimal polynomial `X - 5` of degree 1, so the `k = 2` condition fails.
+#[test]
+fn internal_matrix_with_a_scalar_square_is_rejected_though_its_charpoly_is_irreducible() {
+    assert!((0..17u64).all(|x| F17::from_u64(x * x) != F17::from_u64(5)));
+    let mu = [F17::from_u64(2), F17::from_u64(15)];
+    assert_eq!(
+        check_internal_matrix(&mu),
+        Err(Error::InsecureInternalMatrix)
+    );
+}
+
+#[test]
+fn round_numbers_reject_widths_below_two() {
+    assert_eq!(
+        round_numbers(254, 1, 5, SECURITY, true),
+        Err(Error::UnsupportedWidth { t: 1 })
+    );
+}
+
+#[test]
+fn round_numbers_reject_sbox_degrees_below_three() {
+    assert_eq!(
+        round_numbers(254, 3, 2, SECURITY, true),
+        Err(Error::UnsupportedSboxDegree { d: 2 })
     );
 }
 

@@ -92,6 +92,9 @@ struct Contender<'a> {
     name: &'static str,
     caveat: &'static str,
     verdict: Verdict,
+    /// Operations done by one call of `run(1)` (a batch of states is one call): times are
+    /// reported per operation.
+    per_call: usize,
     /// Runs the operation on the next `n` pool entries (wrapping around).
     run: Box<dyn FnMut(usize) + 'a>,
 }
@@ -130,6 +133,7 @@ fn contender<'a, S: 'a, O>(
         name,
         caveat,
         verdict,
+        per_call: 1,
         run: Box::new(move |n| {
             for _ in 0..n {
                 black_box(f(black_box(&inputs[next])));
@@ -478,6 +482,121 @@ fn goldilocks_rows<'a>() -> Vec<Row<'a>> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Batch rows: `permute_batch` (the run-time chosen backend) per permutation.
+
+/// States per call of a batch contender.
+const BATCH: usize = 64;
+
+/// A batch row: ours is `permute_batch` on blocks of `BATCH` states of a fresh pool (asserted
+/// equal to our scalar permutation on the whole pool first); the peers are our own scalar ct
+/// permutation on the same pool and whatever `peers` builds from the pool.
+fn batch_row<'a, F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+    op: &str,
+    perm: Poseidon2Ct<F, T, RF, RP, D>,
+    peers: impl FnOnce(&[[F; T]]) -> Vec<Contender<'a>>,
+) -> Row<'a> {
+    let (mut scalar, pool, expected) = ours_permutation(perm.clone());
+    scalar.name = "fast-poseidon2 scalar (ct)";
+    scalar.caveat = "this crate's scalar permutation on the same pool";
+    let mut batched = pool.clone();
+    perm.permute_batch(&mut batched);
+    let batched: Vec<Vec<String>> = batched
+        .iter()
+        .map(|s| s.iter().map(hex).collect())
+        .collect();
+    assert!(
+        batched == expected,
+        "{op}: permute_batch differs from the scalar permutation"
+    );
+    let blocks: Vec<Vec<[F; T]>> = pool.chunks_exact(BATCH).map(<[_]>::to_vec).collect();
+    let mut buffer = vec![[F::ZERO; T]; BATCH];
+    let mut ours = contender(
+        "fast-poseidon2",
+        "",
+        blocks,
+        move |block| {
+            buffer.copy_from_slice(block);
+            perm.permute_batch(&mut buffer);
+            buffer[0]
+        },
+        |_| Vec::new(),
+        None,
+    );
+    ours.per_call = BATCH;
+    let mut all_peers = vec![scalar];
+    all_peers.extend(peers(&pool));
+    Row {
+        op: format!("{op} ({:?} backend)", fast_poseidon2::batch_backend::<F>()),
+        ours,
+        peers: all_peers,
+    }
+}
+
+fn batch_rows<'a>() -> Vec<Row<'a>> {
+    use taceo_poseidon2::bn254 as taceo_bn254;
+    #[allow(unused_mut)]
+    let mut rows = vec![batch_row(
+        "BN254 t=3 batch permutation",
+        bn254::ct::t3(),
+        |pool| {
+            let expected: Vec<Vec<String>> = pool
+                .iter()
+                .map(|s| bn254::ct::t3().permutation(s).iter().map(hex).collect())
+                .collect();
+            vec![taceo(pool, &expected, taceo_bn254::t3::permutation)]
+        },
+    )];
+    #[cfg(feature = "goldilocks")]
+    rows.push(batch_row(
+        "Goldilocks t=12 batch permutation",
+        fast_poseidon2::instances::goldilocks::ct::t12(),
+        plonky3_packed_12,
+    ));
+    rows
+}
+
+/// p3-poseidon2's packed Goldilocks width-12 permutation, 8 states per call. Plonky3 picks its
+/// vector code at compile time: with `-C target-cpu=native` on an AVX-512 CPU this is its
+/// AVX-512 kernel; otherwise (a default build) there is no packed type to time.
+#[cfg(feature = "goldilocks")]
+fn plonky3_packed_12<'a>(
+    pool: &[[fast_poseidon2::goldilocks::GoldilocksFast; 12]],
+) -> Vec<Contender<'a>> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        use p3_goldilocks::{Goldilocks as P3, PackedGoldilocksAVX512 as Packed};
+        use p3_symmetric::Permutation;
+        let p3 = p3_goldilocks::default_goldilocks_poseidon2_12();
+        let inputs: Vec<[Packed; 12]> = pool
+            .chunks_exact(8)
+            .map(|lanes| {
+                core::array::from_fn(|i| {
+                    Packed(core::array::from_fn(|l| P3::new(to_u64(&lanes[l][i]))))
+                })
+            })
+            .collect();
+        let mut packed = contender(
+            "p3-poseidon2 0.8 AVX-512 packed (8 states per call)",
+            "Plonky3 instance (own constants, own M4): different instance",
+            inputs,
+            move |s| p3.permute(*s),
+            |_| Vec::new(),
+            None,
+        );
+        packed.per_call = 8;
+        vec![packed]
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        let _ = pool;
+        println!(
+            "(p3-poseidon2's AVX-512 packed row needs RUSTFLAGS=\"-C target-cpu=native\" on an AVX-512 CPU)"
+        );
+        Vec::new()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Measurement and the table.
 
 /// Median µs per operation of each contender, samples interleaved across contenders.
@@ -502,7 +621,7 @@ fn measure(contenders: &mut [&mut Contender<'_>]) -> Vec<f64> {
         for ((c, &n), out) in contenders.iter_mut().zip(&per_sample).zip(&mut samples) {
             let start = ThreadTime::now();
             (c.run)(n);
-            out.push(start.elapsed().as_secs_f64() * 1e6 / n as f64);
+            out.push(start.elapsed().as_secs_f64() * 1e6 / (n * c.per_call) as f64);
         }
     }
     samples
@@ -520,6 +639,7 @@ fn main() {
     rows.extend(bls12_381_rows());
     #[cfg(feature = "goldilocks")]
     rows.extend(goldilocks_rows());
+    rows.extend(batch_rows());
 
     println!("| operation | fast-poseidon2 µs | peer | peer µs | ours / peer | check |");
     println!("|---|---|---|---|---|---|");

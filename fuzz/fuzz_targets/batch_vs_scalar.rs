@@ -1,23 +1,26 @@
 //! Arbitrary bytes -> a batch of states of one shipped instance (first byte picks the instance,
-//! second the batch size 0..=40, so partial and whole vector groups both occur) ->
-//! `permute_batch` on the run-time chosen backend must equal the scalar permutation, state by
-//! state.
+//! second the batch size 0..=40, so partial and whole vector groups of 4 and 8 lanes both occur)
+//! -> `permute_batch` on the run-time chosen backend must equal the scalar permutation, state by
+//! state, through the const-generic permutation and through the runtime one (for Goldilocks: the
+//! `GoldilocksFast` and the ark `Goldilocks` kernels' entry points).
 #![no_main]
 
+use fast_poseidon2::Poseidon2;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
-use fast_poseidon2::instances::{bls12_381, bn254};
-use fast_poseidon2_fuzz::elements;
+use fast_poseidon2_fuzz::{elements, with_instance};
 use libfuzzer_sys::fuzz_target;
 
 fn batch_equals_scalar<
     F: PrimeField,
+    R: PrimeField,
     const T: usize,
     const RF: usize,
     const RP: usize,
     const D: u64,
 >(
     perm: &Poseidon2Ct<F, T, RF, RP, D>,
+    runtime: &Poseidon2<R>,
     n: usize,
     data: &[u8],
 ) {
@@ -31,6 +34,12 @@ fn batch_equals_scalar<
     for (got, x) in batch.iter().zip(&states) {
         assert_eq!(*got, perm.permutation(x));
     }
+    let mut flat = elements::<R>(data, n * T);
+    let input = flat.clone();
+    runtime.permute_batch(&mut flat).unwrap();
+    for (got, x) in flat.chunks_exact(T).zip(input.chunks_exact(T)) {
+        assert_eq!(got, runtime.permutation(x).unwrap());
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -38,16 +47,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let n = usize::from(*size) % 41;
-    let instances: &[fn(usize, &[u8])] = &[
-        |n, d| batch_equals_scalar(&bn254::ct::t2(), n, d),
-        |n, d| batch_equals_scalar(&bn254::ct::t3(), n, d),
-        |n, d| batch_equals_scalar(&bn254::ct::t4(), n, d),
-        |n, d| batch_equals_scalar(&bn254::ct::t8(), n, d),
-        |n, d| batch_equals_scalar(&bn254::ct::t12(), n, d),
-        |n, d| batch_equals_scalar(&bls12_381::ct::t2(), n, d),
-        |n, d| batch_equals_scalar(&bls12_381::ct::t3(), n, d),
-        |n, d| batch_equals_scalar(&bls12_381::ct::t4(), n, d),
-        |n, d| batch_equals_scalar(&bls12_381::ct::t8(), n, d),
-    ];
-    instances[usize::from(*selector) % instances.len()](n, rest);
+    with_instance!(*selector, |ct, flexible| batch_equals_scalar(
+        ct, flexible, n, rest
+    ));
 });

@@ -137,6 +137,28 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         let limbs: [u64; N] = limbs.as_slice().try_into().ok()?;
         Some(Fp(BigInt(limbs), core::marker::PhantomData))
     }
+
+    // A one-limb ark field with the Goldilocks modulus stores `x * 2^64 mod p` (R = 2^64),
+    // canonical; the batch backend re-checks this (`ONE` must be stored as `r`).
+    fn goldilocks_factor() -> Option<u64> {
+        (N == 1 && C::MODULUS.0.first() == Some(&crate::goldilocks::MODULUS))
+            .then(|| C::R.0.first().copied())
+            .flatten()
+    }
+    #[inline(always)]
+    fn to_goldilocks_word(self) -> Option<u64> {
+        if N == 1 {
+            self.0.0.first().copied()
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    fn from_goldilocks_word(word: u64) -> Option<Self> {
+        Self::goldilocks_factor()?;
+        let limbs: [u64; N] = [word].as_slice().try_into().ok()?;
+        Some(Fp(BigInt(limbs), core::marker::PhantomData))
+    }
 }
 
 /// When the inlined 4-limb arithmetic of `field::montgomery` applies to a field.

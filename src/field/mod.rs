@@ -62,14 +62,7 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     /// `x^11 = ((x^2)^2)^2 (x^2 x)`.
     #[inline(always)]
     fn sbox<const D: u64>(self) -> Self {
-        const { assert!(is_supported_degree(D), "S-box degree must be 3, 5, 7 or 11") };
-        let x2 = self.square();
-        match D {
-            3 => x2.mul(self),
-            5 => x2.square().mul(self),
-            7 => x2.square().mul(x2.mul(self)),
-            _ => x2.square().square().mul(x2.mul(self)),
-        }
+        sbox_chain::<Self, D>(self)
     }
 
     /// `(self + c)^D`: one round step (round constant, then S-box; paper section 5), with the
@@ -103,6 +96,67 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     fn from_montgomery_256(limbs: [u64; 4]) -> Option<Self> {
         let _ = limbs;
         None
+    }
+
+    /// Batch-backend hook: `Some(r)` if `Self` is the Goldilocks field (`p = 2^64 - 2^32 + 1`)
+    /// with every element `x` stored as one `u64` congruent to `x * r` mod p (`r = 1`: plain,
+    /// possibly lazily reduced; `r = 2^64 mod p`: Montgomery form); `None` (the default) keeps
+    /// the field off the Goldilocks batch kernels. See `crate::backend`.
+    #[doc(hidden)]
+    fn goldilocks_factor() -> Option<u64> {
+        None
+    }
+
+    /// Batch-backend hook: the stored `u64` of `self` (any value congruent to `x * r` mod p),
+    /// when [`Field::goldilocks_factor`] is `Some(r)`.
+    #[doc(hidden)]
+    fn to_goldilocks_word(self) -> Option<u64> {
+        None
+    }
+
+    /// Batch-backend hook: the element stored as `word` (which must be `< p`), when
+    /// [`Field::goldilocks_factor`] is `Some`.
+    #[doc(hidden)]
+    fn from_goldilocks_word(word: u64) -> Option<Self> {
+        let _ = word;
+        None
+    }
+}
+
+/// What the S-box chains need: squaring and multiplication. Every [`Field`] has them; a SIMD
+/// batch backend implements it for a vector of field elements, so both run [`sbox_chain`]. (A
+/// trait rather than closures: a closure is compiled as a function of its own, which a backend's
+/// `#[target_feature]` kernel would call instead of inlining.)
+pub(crate) trait SboxOps: Copy {
+    /// `self * self`.
+    fn sbox_square(self) -> Self;
+    /// `self * rhs`.
+    fn sbox_mul(self, rhs: Self) -> Self;
+}
+
+impl<F: Field> SboxOps for F {
+    #[inline(always)]
+    fn sbox_square(self) -> Self {
+        self.square()
+    }
+    #[inline(always)]
+    fn sbox_mul(self, rhs: Self) -> Self {
+        self.mul(rhs)
+    }
+}
+
+/// `x^D` by the chains of [`Field::sbox`].
+///
+/// `D` must be 3, 5, 7 or 11; any other value is a compile-time error.
+#[inline(always)]
+pub(crate) fn sbox_chain<T: SboxOps, const D: u64>(x: T) -> T {
+    const { assert!(is_supported_degree(D), "S-box degree must be 3, 5, 7 or 11") };
+    let x2 = x.sbox_square();
+    match D {
+        3 => x2.sbox_mul(x),
+        5 => x2.sbox_square().sbox_mul(x),
+        7 => x2.sbox_square().sbox_mul(x2.sbox_mul(x)),
+        _ => x2.sbox_square().sbox_square().sbox_mul(x2.sbox_mul(x)),
     }
 }
 

@@ -170,6 +170,19 @@ impl Field for GoldilocksFast {
             x.0 = reduce128(u128::from(x.0) * u128::from(m.0) + s);
         }
     }
+
+    // Plain form (`r = 1`), any `u64` accepted on input.
+    fn goldilocks_factor() -> Option<u64> {
+        Some(1)
+    }
+    #[inline(always)]
+    fn to_goldilocks_word(self) -> Option<u64> {
+        Some(self.0)
+    }
+    #[inline(always)]
+    fn from_goldilocks_word(word: u64) -> Option<Self> {
+        Some(GoldilocksFast(word))
+    }
 }
 
 impl PrimeField for GoldilocksFast {
