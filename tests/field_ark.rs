@@ -118,6 +118,41 @@ proptest! {
     }
 }
 
+/// `Field::internal_layer` (grouped lazy sums for BN254) equals the generic layer of
+/// `linear::internal_layer` on states of edge values, at every width it serves.
+fn check_internal_layer<F: ark_ff::PrimeField + Field>(e: &[F]) {
+    for t in [4, 8, 12, 16] {
+        let diag: Vec<F> = (0..t).map(|i| e[(i * 5 + 3) % e.len()]).collect();
+        for shift in 0..e.len() {
+            let state: Vec<F> = (0..t).map(|i| e[(i + shift) % e.len()]).collect();
+            let mut ours = state.clone();
+            Field::internal_layer(&mut ours, &diag);
+            let mut generic = state;
+            fast_poseidon2::linear::internal_layer(&mut generic, &diag);
+            assert_eq!(ours, generic, "t = {t}, shift {shift}");
+        }
+        let mut all_max = vec![-<F as ark_ff::Field>::ONE; t];
+        let mut generic = all_max.clone();
+        Field::internal_layer(&mut all_max, &diag);
+        fast_poseidon2::linear::internal_layer(&mut generic, &diag);
+        assert_eq!(all_max, generic, "t = {t}, every element p - 1");
+    }
+}
+
+#[test]
+fn bn254_internal_layer_matches_generic_layer() {
+    let mut e = edges::<ark_bn254::Fr>();
+    e.extend(limb_edges::<ark_bn254::FrConfig>());
+    check_internal_layer(&e);
+}
+
+#[test]
+fn bls12_381_internal_layer_matches_generic_layer() {
+    let mut e = edges::<ark_bls12_381::Fr>();
+    e.extend(limb_edges::<ark_bls12_381::FrConfig>());
+    check_internal_layer(&e);
+}
+
 #[test]
 fn canonical_decoding_rejects_slices_of_the_wrong_length() {
     use fast_poseidon2::field::PrimeField as _;

@@ -103,6 +103,26 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         self.add(c).sbox::<D>()
     }
 
+    /// For `p < 2^254` (BN254) and `t >= 4`, the sum of `x_1 .. x_{t-1}` is taken in groups of
+    /// four without reduction, each group reduced once; then the generic `m_i x_i + s`.
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
+        match (Fast4::<C, N>::TWICE, Fast4::<C, N>::MODULUS) {
+            (Some(p2), Some(p)) if state.len() >= 4 => {
+                let mut rest = [0u64; 4];
+                for group in state[1..].chunks(4) {
+                    let part = montgomery::sum_reduced(group.iter().map(to_limbs), &p, &p2);
+                    rest = montgomery::add(&rest, &part, &p);
+                }
+                let s = from_limbs(montgomery::add(&to_limbs(&state[0]), &rest, &p));
+                for (x, &m) in state.iter_mut().zip(diag_m1) {
+                    *x = Field::add(x.mul(m), s);
+                }
+            }
+            _ => crate::linear::internal_layer(state, diag_m1),
+        }
+    }
+
     // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
     // backend re-checks this at run time (`ONE` must be `2^256 mod p`) before trusting it.
     fn montgomery_256_modulus() -> Option<[u64; 4]> {
@@ -160,6 +180,16 @@ impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
         Some(m) => m[3] >> 62 == 0,
         None => false,
     };
+    /// `2p` as four limbs, when `LAZY` (then `4p < 2^256`).
+    const TWICE: Option<[u64; 4]> = match Self::MODULUS {
+        Some(m) if Self::LAZY => Some([
+            m[0] << 1,
+            (m[1] << 1) | (m[0] >> 63),
+            (m[2] << 1) | (m[1] >> 63),
+            (m[3] << 1) | (m[2] >> 63),
+        ]),
+        _ => None,
+    };
 }
 
 /// The modulus and the Montgomery limbs of `xs`, if the 4-limb path applies
@@ -174,6 +204,17 @@ fn fast4<C: MontConfig<N>, const N: usize, const K: usize>(
         *l = x.0.0.as_slice().try_into().ok()?;
     }
     Some((p, limbs))
+}
+
+/// The Montgomery limbs of `x` (`N = 4`, after `Fast4::MODULUS` is `Some`; other limb counts
+/// are never passed).
+#[inline(always)]
+fn to_limbs<C: MontConfig<N>, const N: usize>(x: &Fp<MontBackend<C, N>, N>) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    for (o, &l) in out.iter_mut().zip(&x.0.0) {
+        *o = l;
+    }
+    out
 }
 
 /// The element with canonical Montgomery limbs `limbs` (`N = 4`, after [`fast4`] returned

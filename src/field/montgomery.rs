@@ -70,6 +70,18 @@ pub(crate) fn add_unreduced(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     add_carry(a, b).0
 }
 
+/// The canonical sum of up to four canonical values, for `p < 2^254` and `p2 = 2p`: added
+/// without reduction (below `4p < 2^256`), then reduced by `2p` and by `p`, branch-free.
+#[inline(always)]
+pub(crate) fn sum_reduced(
+    xs: impl Iterator<Item = [u64; 4]>,
+    p: &[u64; 4],
+    p2: &[u64; 4],
+) -> [u64; 4] {
+    let s = xs.fold([0u64; 4], |acc, x| add_unreduced(&acc, &x));
+    reduce_once(reduce_once(s, 0, p2), 0, p)
+}
+
 /// The canonical representative of `x < 2p`. A branch, compared from the top limb as ark-ff
 /// does: a Montgomery product lands in `[p, 2p)` rarely, so it predicts well, and the
 /// comparison is usually decided by the top limb alone.
