@@ -14,15 +14,9 @@ use crate::field::Field;
 pub(crate) trait RoundOps: Copy {
     /// The type of a round constant (the field itself, or a backend's broadcast vector).
     type Constant: Copy;
-    /// `self + c`.
-    fn add_constant(self, c: Self::Constant) -> Self;
-    /// The S-box `x^D`.
-    fn sbox<const D: u64>(self) -> Self;
-    /// One round step `(self + c)^D` (see [`Field::add_sbox`]).
-    #[inline(always)]
-    fn add_sbox<const D: u64>(self, c: Self::Constant) -> Self {
-        self.add_constant(c).sbox::<D>()
-    }
+    /// One round step: the round constant `c`, then the S-box, `(self + c)^D` (see
+    /// [`Field::add_sbox`]).
+    fn add_sbox<const D: u64>(self, c: Self::Constant) -> Self;
     /// The external matrix `M_E` (see [`Field::external_layer`]).
     fn external_layer(state: &mut [Self]);
     /// The internal matrix `J + diag(diag_m1)` (see [`Field::internal_layer`]).
@@ -31,14 +25,6 @@ pub(crate) trait RoundOps: Copy {
 
 impl<F: Field> RoundOps for F {
     type Constant = F;
-    #[inline(always)]
-    fn add_constant(self, c: F) -> F {
-        Field::add(self, c)
-    }
-    #[inline(always)]
-    fn sbox<const D: u64>(self) -> F {
-        Field::sbox::<D>(self)
-    }
     #[inline(always)]
     fn add_sbox<const D: u64>(self, c: F) -> F {
         Field::add_sbox::<D>(self, c)

@@ -376,14 +376,10 @@ impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
     type Constant = V;
 
     #[inline(always)]
-    fn add_constant(mut self, c: V) -> Self {
+    fn add_sbox<const D: u64>(mut self, c: V) -> Self {
         for x in &mut self.0 {
             *x = add(*x, c);
         }
-        self
-    }
-    #[inline(always)]
-    fn sbox<const D: u64>(self) -> Self {
         sbox_chain::<Self, D>(self)
     }
     #[inline(always)]
