@@ -40,17 +40,19 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     }
     #[inline(always)]
     fn square(self) -> Self {
-        if let Some((p, [a])) = fast4([self]) {
-            let r = montgomery::square_unreduced(&a, &p, C::INV);
-            return from_limbs(montgomery::reduce(r, &p));
+        if let Some((m, [a])) = fast4([self]) {
+            let r = montgomery::square_unreduced(&a, m);
+            return from_limbs(montgomery::reduce(r, &m.limbs));
         }
         ark_ff::Field::square(&self)
     }
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
-        if let Some((p, [a, b])) = fast4([self, rhs]) {
-            let r = montgomery::mul_unreduced(&a, &b, &p, C::INV);
-            return from_limbs(montgomery::reduce(r, &p));
+        if let Some((m, [a, b])) = fast4([self, rhs]) {
+            // `rhs` as the operand read from memory (see `montgomery::mul_unreduced`): in the
+            // permutation it is the constant (an internal diagonal entry).
+            let r = montgomery::mul_unreduced(&b, &a, m);
+            return from_limbs(montgomery::reduce(r, &m.limbs));
         }
         self * rhs
     }
@@ -66,9 +68,9 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
                 "S-box degree must be 3, 5, 7 or 11"
             )
         };
-        if let Some((p, [x])) = fast4([self]) {
+        if let Some((m, [x])) = fast4([self]) {
             let lazy = Fast4::<C, N>::LAZY;
-            return from_limbs(montgomery::sbox::<D>(&x, &p, C::INV, lazy));
+            return from_limbs(montgomery::sbox::<D>(&x, m, lazy));
         }
         let mut y = self;
         ark_ff::Field::square_in_place(&mut y);
@@ -95,10 +97,10 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     #[inline(always)]
     fn add_sbox<const D: u64>(self, c: Self) -> Self {
         if Fast4::<C, N>::LAZY
-            && let Some((p, [x, c])) = fast4([self, c])
+            && let Some((m, [x, c])) = fast4([self, c])
         {
             let x = montgomery::add_unreduced(&x, &c);
-            return from_limbs(montgomery::sbox::<D>(&x, &p, C::INV, true));
+            return from_limbs(montgomery::sbox::<D>(&x, m, true));
         }
         self.add(c).sbox::<D>()
     }
@@ -175,6 +177,11 @@ impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
             None
         }
     };
+    /// [`Self::MODULUS`] with `C::INV`, for `field::montgomery`.
+    const CONSTANTS: Option<montgomery::Modulus> = match Self::MODULUS {
+        Some(limbs) => Some(montgomery::Modulus { limbs, inv: C::INV }),
+        None => None,
+    };
     /// `p < 2^254` (BN254): products of operands below `2p` stay below `2p`.
     const LAZY: bool = match Self::MODULUS {
         Some(m) => m[3] >> 62 == 0,
@@ -192,18 +199,19 @@ impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
     };
 }
 
-/// The modulus and the Montgomery limbs of `xs`, if the 4-limb path applies
-/// (`Fast4::MODULUS`); `None` otherwise (the caller uses ark's arithmetic).
+/// The Montgomery constants (one static per field) and the Montgomery limbs of `xs`, if the
+/// 4-limb path applies (`Fast4::MODULUS`); `None` otherwise (the caller uses ark's arithmetic).
 #[inline(always)]
 fn fast4<C: MontConfig<N>, const N: usize, const K: usize>(
     xs: [Fp<MontBackend<C, N>, N>; K],
-) -> Option<([u64; 4], [[u64; 4]; K])> {
-    let p = Fast4::<C, N>::MODULUS?;
+) -> Option<(&'static montgomery::Modulus, [[u64; 4]; K])> {
+    let m: &'static Option<montgomery::Modulus> = const { &Fast4::<C, N>::CONSTANTS };
+    let m = m.as_ref()?;
     let mut limbs = [[0u64; 4]; K];
     for (l, x) in limbs.iter_mut().zip(xs) {
         *l = x.0.0.as_slice().try_into().ok()?;
     }
-    Some((p, limbs))
+    Some((m, limbs))
 }
 
 /// The Montgomery limbs of `x` (`N = 4`, after `Fast4::MODULUS` is `Some`; other limb counts

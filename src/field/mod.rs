@@ -11,7 +11,7 @@
 //! the Goldilocks `GoldilocksFast` type.
 
 pub mod ark;
-mod montgomery;
+pub(crate) mod montgomery;
 
 use core::fmt::Debug;
 
