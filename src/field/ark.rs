@@ -105,50 +105,61 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         self.add(c).sbox::<D>()
     }
 
-    /// For `p < 2^254` (BN254) and `t >= 4`, the sum of `x_1 .. x_{t-1}` is taken in groups of
-    /// four without reduction, each group reduced once; then the generic `m_i x_i + s`.
+    /// For four-limb fields with `p < 2^255` and `t >= 4`: `y_i = m_i x_i + s` with each product
+    /// reading `m_i` in place from `diag_m1` (a copy made just before would delay the MULX/ADX
+    /// kernel, which reads that operand from memory, until the copy's store completes); for
+    /// `p < 2^254` (BN254) the sum `s` of `x_1 .. x_{t-1}` is taken in groups of four without
+    /// reduction, each group reduced once. Otherwise the generic layer.
     #[inline(always)]
     fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
-        match (Fast4::<C, N>::TWICE, Fast4::<C, N>::MODULUS) {
-            (Some(p2), Some(p)) if state.len() >= 4 => {
+        let Some(m) = Fast4::<C, N>::constants().filter(|_| state.len() >= 4) else {
+            return crate::linear::internal_layer(state, diag_m1);
+        };
+        let p = &m.limbs;
+        let s = match Fast4::<C, N>::TWICE {
+            Some(p2) => {
                 let mut rest = [0u64; 4];
                 for group in state[1..].chunks(4) {
-                    let part = montgomery::sum_reduced(group.iter().map(to_limbs), &p, &p2);
-                    rest = montgomery::add(&rest, &part, &p);
+                    let part = montgomery::sum_reduced(group.iter().map(to_limbs), p, &p2);
+                    rest = montgomery::add(&rest, &part, p);
                 }
-                let s = from_limbs(montgomery::add(&to_limbs(&state[0]), &rest, &p));
-                for (x, &m) in state.iter_mut().zip(diag_m1) {
-                    *x = Field::add(x.mul(m), s);
-                }
+                from_limbs(montgomery::add(&to_limbs(&state[0]), &rest, p))
             }
-            _ => crate::linear::internal_layer(state, diag_m1),
+            None => crate::linear::sum(state),
+        };
+        for (x, d) in state.iter_mut().zip(diag_m1) {
+            let Ok(d) = <&[u64; 4]>::try_from(d.0.0.as_slice()) else {
+                continue; // unreachable: `constants()` is `Some` only for four limbs
+            };
+            let product = montgomery::mul_unreduced(d, &to_limbs(x), m);
+            *x = Field::add(from_limbs(montgomery::reduce(product, p)), s);
         }
     }
 
     // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
     // backend re-checks this at run time (`ONE` must be `2^256 mod p`) before trusting it.
-    fn montgomery_256_modulus() -> Option<[u64; 4]> {
+    fn montgomery_256_modulus(_: super::Sealed) -> Option<[u64; 4]> {
         C::MODULUS.0.as_slice().try_into().ok()
     }
     #[inline(always)]
-    fn to_montgomery_256(self) -> Option<[u64; 4]> {
+    fn to_montgomery_256(self, _: super::Sealed) -> Option<[u64; 4]> {
         self.0.0.as_slice().try_into().ok()
     }
     #[inline(always)]
-    fn from_montgomery_256(limbs: [u64; 4]) -> Option<Self> {
+    fn from_montgomery_256(limbs: [u64; 4], _: super::Sealed) -> Option<Self> {
         let limbs: [u64; N] = limbs.as_slice().try_into().ok()?;
         Some(Fp(BigInt(limbs), core::marker::PhantomData))
     }
 
     // A one-limb ark field with the Goldilocks modulus stores `x * 2^64 mod p` (R = 2^64),
     // canonical; the batch backend re-checks this (`ONE` must be stored as `r`).
-    fn goldilocks_factor() -> Option<u64> {
+    fn goldilocks_factor(_: super::Sealed) -> Option<u64> {
         (N == 1 && C::MODULUS.0.first() == Some(&crate::goldilocks::MODULUS))
             .then(|| C::R.0.first().copied())
             .flatten()
     }
     #[inline(always)]
-    fn to_goldilocks_word(self) -> Option<u64> {
+    fn to_goldilocks_word(self, _: super::Sealed) -> Option<u64> {
         if N == 1 {
             self.0.0.first().copied()
         } else {
@@ -156,8 +167,8 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         }
     }
     #[inline(always)]
-    fn from_goldilocks_word(word: u64) -> Option<Self> {
-        Self::goldilocks_factor()?;
+    fn from_goldilocks_word(word: u64, sealed: super::Sealed) -> Option<Self> {
+        Self::goldilocks_factor(sealed)?;
         let limbs: [u64; N] = [word].as_slice().try_into().ok()?;
         Some(Fp(BigInt(limbs), core::marker::PhantomData))
     }
@@ -182,6 +193,12 @@ impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
         Some(limbs) => Some(montgomery::Modulus { limbs, inv: C::INV }),
         None => None,
     };
+    /// [`Self::CONSTANTS`] as a static.
+    #[inline(always)]
+    fn constants() -> Option<&'static montgomery::Modulus> {
+        let m: &'static Option<montgomery::Modulus> = const { &Self::CONSTANTS };
+        m.as_ref()
+    }
     /// `p < 2^254` (BN254): products of operands below `2p` stay below `2p`.
     const LAZY: bool = match Self::MODULUS {
         Some(m) => m[3] >> 62 == 0,
@@ -205,8 +222,7 @@ impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
 fn fast4<C: MontConfig<N>, const N: usize, const K: usize>(
     xs: [Fp<MontBackend<C, N>, N>; K],
 ) -> Option<(&'static montgomery::Modulus, [[u64; 4]; K])> {
-    let m: &'static Option<montgomery::Modulus> = const { &Fast4::<C, N>::CONSTANTS };
-    let m = m.as_ref()?;
+    let m = Fast4::<C, N>::constants()?;
     let mut limbs = [[0u64; 4]; K];
     for (l, x) in limbs.iter_mut().zip(xs) {
         *l = x.0.0.as_slice().try_into().ok()?;
