@@ -14,6 +14,10 @@ use crate::field::montgomery::Modulus;
 /// Whether the CPU executes MULX and ADCX/ADOX (`std::is_x86_feature_detected!`, which caches).
 #[inline(always)]
 pub(super) fn available() -> bool {
+    #[cfg(test)]
+    if tests::PORTABLE_ONLY.load(core::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
     std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
 }
 
@@ -176,12 +180,23 @@ pub(super) fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
     [r0, r1, r2, r3]
 }
 
-#[cfg(all(test, feature = "bn254", feature = "bls12-381"))]
+#[cfg(test)]
 mod tests {
+    //! The switch that lets unit tests run the portable path on a CPU with BMI2 and ADX.
+
+    /// While set, [`available`] answers `false`, so the scalar arithmetic takes the portable
+    /// path (unit tests only; tests running meanwhile just take the other correct path).
+    pub(super) static PORTABLE_ONLY: core::sync::atomic::AtomicBool =
+        core::sync::atomic::AtomicBool::new(false);
+}
+
+#[cfg(all(test, feature = "bn254", feature = "bls12-381"))]
+mod kernel_tests {
     //! The kernel against the portable multiplication it replaces, at the edges of its input
-    //! range, on both four-limb moduli.
+    //! range and through whole permutations, on both four-limb moduli.
     use super::*;
     use crate::field::montgomery::{mul_portable, square_portable};
+    use crate::field::PrimeField;
     use ark_ff::MontConfig;
 
     /// The constants of BN254 and BLS12-381.
@@ -256,5 +271,30 @@ mod tests {
                 check(a, b);
             }
         }
+    }
+
+    #[test]
+    fn permutations_with_the_kernel_equal_the_portable_ones() {
+        use crate::instances::{bls12_381, bn254};
+        use core::sync::atomic::Ordering;
+        if !available() {
+            std::eprintln!("NOTE: CPU lacks BMI2/ADX: the permutations below ran portable twice");
+        }
+        let bn254_t3 = bn254::ct::t3();
+        let bn254_t8 = bn254::ct::t8();
+        let bls_t3 = bls12_381::ct::t3();
+        let run = || {
+            let mut next = words(0xfeed);
+            let mut element = |_| ark_bn254::Fr::from(next()) * ark_bn254::Fr::from(next());
+            let a: [ark_bn254::Fr; 3] = core::array::from_fn(&mut element);
+            let b: [ark_bn254::Fr; 8] = core::array::from_fn(&mut element);
+            let c: [ark_bls12_381::Fr; 3] = core::array::from_fn(|i| ark_bls12_381::Fr::from(i as u64 + 7).pow_u64(1 << 40));
+            (bn254_t3.permutation(&a), bn254_t8.permutation(&b), bls_t3.permutation(&c))
+        };
+        let kernel = run();
+        tests::PORTABLE_ONLY.store(true, Ordering::Relaxed);
+        let portable = run();
+        tests::PORTABLE_ONLY.store(false, Ordering::Relaxed);
+        assert_eq!(kernel, portable);
     }
 }
