@@ -72,7 +72,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-// The one module allowed `unsafe`: SIMD kernels entered after run-time CPU detection.
+// The one module allowed `unsafe`: SIMD kernels and MULX/ADX arithmetic entered after run-time
+// CPU detection.
 #[allow(unsafe_code)]
 mod backend;
 mod batch;

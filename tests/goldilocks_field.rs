@@ -179,12 +179,13 @@ fn reduced_bytes_reduce_any_length_mod_p() {
 }
 
 /// The batch backends' 256-bit Montgomery hooks are for 4-limb fields; `GoldilocksFast` keeps
-/// the defaults, which send it down the portable batch path.
+/// their defaults, so it never takes the AVX-512 IFMA backend (its own are the Goldilocks ones).
 #[test]
-fn goldilocks_fast_has_no_256_bit_montgomery_form() {
-    assert_eq!(GoldilocksFast::montgomery_256_modulus(), None);
-    assert_eq!(GoldilocksFast::ONE.to_montgomery_256(), None);
-    assert_eq!(GoldilocksFast::from_montgomery_256([1, 0, 0, 0]), None);
+fn goldilocks_fast_never_takes_the_256_bit_montgomery_backend() {
+    assert_ne!(
+        fast_poseidon2::batch_backend::<GoldilocksFast>(),
+        fast_poseidon2::BatchBackend::Avx512Ifma
+    );
 }
 
 #[test]

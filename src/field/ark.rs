@@ -40,17 +40,19 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     }
     #[inline(always)]
     fn square(self) -> Self {
-        if let Some((p, [a])) = fast4([self]) {
-            let r = montgomery::square_unreduced(&a, &p, C::INV);
-            return from_limbs(montgomery::reduce(r, &p));
+        if let Some((m, [a])) = fast4([self]) {
+            let r = montgomery::square_unreduced(&a, m);
+            return from_limbs(montgomery::reduce(r, &m.limbs));
         }
         ark_ff::Field::square(&self)
     }
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
-        if let Some((p, [a, b])) = fast4([self, rhs]) {
-            let r = montgomery::mul_unreduced(&a, &b, &p, C::INV);
-            return from_limbs(montgomery::reduce(r, &p));
+        if let Some((m, [a, b])) = fast4([self, rhs]) {
+            // `rhs` as the operand read from memory (see `montgomery::mul_unreduced`): in the
+            // permutation it is the constant (an internal diagonal entry).
+            let r = montgomery::mul_unreduced(&b, &a, m);
+            return from_limbs(montgomery::reduce(r, &m.limbs));
         }
         self * rhs
     }
@@ -66,9 +68,9 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
                 "S-box degree must be 3, 5, 7 or 11"
             )
         };
-        if let Some((p, [x])) = fast4([self]) {
+        if let Some((m, [x])) = fast4([self]) {
             let lazy = Fast4::<C, N>::LAZY;
-            return from_limbs(montgomery::sbox::<D>(&x, &p, C::INV, lazy));
+            return from_limbs(montgomery::sbox::<D>(&x, m, lazy));
         }
         let mut y = self;
         ark_ff::Field::square_in_place(&mut y);
@@ -95,58 +97,69 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     #[inline(always)]
     fn add_sbox<const D: u64>(self, c: Self) -> Self {
         if Fast4::<C, N>::LAZY
-            && let Some((p, [x, c])) = fast4([self, c])
+            && let Some((m, [x, c])) = fast4([self, c])
         {
             let x = montgomery::add_unreduced(&x, &c);
-            return from_limbs(montgomery::sbox::<D>(&x, &p, C::INV, true));
+            return from_limbs(montgomery::sbox::<D>(&x, m, true));
         }
         self.add(c).sbox::<D>()
     }
 
-    /// For `p < 2^254` (BN254) and `t >= 4`, the sum of `x_1 .. x_{t-1}` is taken in groups of
-    /// four without reduction, each group reduced once; then the generic `m_i x_i + s`.
+    /// For four-limb fields with `p < 2^255` and `t >= 4`: `y_i = m_i x_i + s` with each product
+    /// reading `m_i` in place from `diag_m1` (a copy made just before would delay the MULX/ADX
+    /// kernel, which reads that operand from memory, until the copy's store completes); for
+    /// `p < 2^254` (BN254) the sum `s` of `x_1 .. x_{t-1}` is taken in groups of four without
+    /// reduction, each group reduced once. Otherwise the generic layer.
     #[inline(always)]
     fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
-        match (Fast4::<C, N>::TWICE, Fast4::<C, N>::MODULUS) {
-            (Some(p2), Some(p)) if state.len() >= 4 => {
+        let Some(m) = Fast4::<C, N>::constants().filter(|_| state.len() >= 4) else {
+            return crate::linear::internal_layer(state, diag_m1);
+        };
+        let p = &m.limbs;
+        let s = match Fast4::<C, N>::TWICE {
+            Some(p2) => {
                 let mut rest = [0u64; 4];
                 for group in state[1..].chunks(4) {
-                    let part = montgomery::sum_reduced(group.iter().map(to_limbs), &p, &p2);
-                    rest = montgomery::add(&rest, &part, &p);
+                    let part = montgomery::sum_reduced(group.iter().map(to_limbs), p, &p2);
+                    rest = montgomery::add(&rest, &part, p);
                 }
-                let s = from_limbs(montgomery::add(&to_limbs(&state[0]), &rest, &p));
-                for (x, &m) in state.iter_mut().zip(diag_m1) {
-                    *x = Field::add(x.mul(m), s);
-                }
+                from_limbs(montgomery::add(&to_limbs(&state[0]), &rest, p))
             }
-            _ => crate::linear::internal_layer(state, diag_m1),
+            None => crate::linear::sum(state),
+        };
+        for (x, d) in state.iter_mut().zip(diag_m1) {
+            let Ok(d) = <&[u64; 4]>::try_from(d.0.0.as_slice()) else {
+                continue; // unreachable: `constants()` is `Some` only for four limbs
+            };
+            let product = montgomery::mul_unreduced(d, &to_limbs(x), m);
+            *x = Field::add(from_limbs(montgomery::reduce(product, p)), s);
         }
     }
 
     // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
     // backend re-checks this at run time (`ONE` must be `2^256 mod p`) before trusting it.
-    fn montgomery_256_modulus() -> Option<[u64; 4]> {
+    fn montgomery_256_modulus(_: super::Sealed) -> Option<[u64; 4]> {
         C::MODULUS.0.as_slice().try_into().ok()
     }
     #[inline(always)]
-    fn to_montgomery_256(self) -> Option<[u64; 4]> {
+    fn to_montgomery_256(self, _: super::Sealed) -> Option<[u64; 4]> {
         self.0.0.as_slice().try_into().ok()
     }
     #[inline(always)]
-    fn from_montgomery_256(limbs: [u64; 4]) -> Option<Self> {
+    fn from_montgomery_256(limbs: [u64; 4], _: super::Sealed) -> Option<Self> {
         let limbs: [u64; N] = limbs.as_slice().try_into().ok()?;
         Some(Fp(BigInt(limbs), core::marker::PhantomData))
     }
 
     // A one-limb ark field with the Goldilocks modulus stores `x * 2^64 mod p` (R = 2^64),
     // canonical; the batch backend re-checks this (`ONE` must be stored as `r`).
-    fn goldilocks_factor() -> Option<u64> {
+    fn goldilocks_factor(_: super::Sealed) -> Option<u64> {
         (N == 1 && C::MODULUS.0.first() == Some(&crate::goldilocks::MODULUS))
             .then(|| C::R.0.first().copied())
             .flatten()
     }
     #[inline(always)]
-    fn to_goldilocks_word(self) -> Option<u64> {
+    fn to_goldilocks_word(self, _: super::Sealed) -> Option<u64> {
         if N == 1 {
             self.0.0.first().copied()
         } else {
@@ -154,8 +167,8 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         }
     }
     #[inline(always)]
-    fn from_goldilocks_word(word: u64) -> Option<Self> {
-        Self::goldilocks_factor()?;
+    fn from_goldilocks_word(word: u64, sealed: super::Sealed) -> Option<Self> {
+        Self::goldilocks_factor(sealed)?;
         let limbs: [u64; N] = [word].as_slice().try_into().ok()?;
         Some(Fp(BigInt(limbs), core::marker::PhantomData))
     }
@@ -175,6 +188,17 @@ impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
             None
         }
     };
+    /// [`Self::MODULUS`] with `C::INV`, for `field::montgomery`.
+    const CONSTANTS: Option<montgomery::Modulus> = match Self::MODULUS {
+        Some(limbs) => Some(montgomery::Modulus { limbs, inv: C::INV }),
+        None => None,
+    };
+    /// [`Self::CONSTANTS`] as a static.
+    #[inline(always)]
+    fn constants() -> Option<&'static montgomery::Modulus> {
+        let m: &'static Option<montgomery::Modulus> = const { &Self::CONSTANTS };
+        m.as_ref()
+    }
     /// `p < 2^254` (BN254): products of operands below `2p` stay below `2p`.
     const LAZY: bool = match Self::MODULUS {
         Some(m) => m[3] >> 62 == 0,
@@ -192,18 +216,18 @@ impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
     };
 }
 
-/// The modulus and the Montgomery limbs of `xs`, if the 4-limb path applies
-/// (`Fast4::MODULUS`); `None` otherwise (the caller uses ark's arithmetic).
+/// The Montgomery constants (one static per field) and the Montgomery limbs of `xs`, if the
+/// 4-limb path applies (`Fast4::MODULUS`); `None` otherwise (the caller uses ark's arithmetic).
 #[inline(always)]
 fn fast4<C: MontConfig<N>, const N: usize, const K: usize>(
     xs: [Fp<MontBackend<C, N>, N>; K],
-) -> Option<([u64; 4], [[u64; 4]; K])> {
-    let p = Fast4::<C, N>::MODULUS?;
+) -> Option<(&'static montgomery::Modulus, [[u64; 4]; K])> {
+    let m = Fast4::<C, N>::constants()?;
     let mut limbs = [[0u64; 4]; K];
     for (l, x) in limbs.iter_mut().zip(xs) {
         *l = x.0.0.as_slice().try_into().ok()?;
     }
-    Some((p, limbs))
+    Some((m, limbs))
 }
 
 /// The Montgomery limbs of `x` (`N = 4`, after `Fast4::MODULUS` is `Some`; other limb counts

@@ -11,7 +11,7 @@
 //! the Goldilocks `GoldilocksFast` type.
 
 pub mod ark;
-mod montgomery;
+pub(crate) mod montgomery;
 
 use core::fmt::Debug;
 
@@ -77,23 +77,25 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
 
     /// Batch-backend hook: the modulus `p` as four little-endian 64-bit limbs if every element
     /// is stored as `x * 2^256 mod p` in four limbs, canonical (`< p`); `None` (the default)
-    /// keeps the field on the portable batch path. See `crate::backend`.
+    /// keeps the field on the portable batch path. See `crate::backend`. Only this crate can
+    /// call or implement it ([`Sealed`]).
     #[doc(hidden)]
-    fn montgomery_256_modulus() -> Option<[u64; 4]> {
+    fn montgomery_256_modulus(_: Sealed) -> Option<[u64; 4]> {
         None
     }
 
     /// Batch-backend hook: the four limbs of `self * 2^256 mod p`, when
     /// [`Field::montgomery_256_modulus`] is `Some`.
     #[doc(hidden)]
-    fn to_montgomery_256(self) -> Option<[u64; 4]> {
+    fn to_montgomery_256(self, _: Sealed) -> Option<[u64; 4]> {
         None
     }
 
     /// Batch-backend hook: the element whose form `x * 2^256 mod p` has the limbs `limbs`
-    /// (which must be `< p`), when [`Field::montgomery_256_modulus`] is `Some`.
+    /// (which must be `< p`: nothing checks it, hence sealed), when
+    /// [`Field::montgomery_256_modulus`] is `Some`.
     #[doc(hidden)]
-    fn from_montgomery_256(limbs: [u64; 4]) -> Option<Self> {
+    fn from_montgomery_256(limbs: [u64; 4], _: Sealed) -> Option<Self> {
         let _ = limbs;
         None
     }
@@ -101,27 +103,41 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     /// Batch-backend hook: `Some(r)` if `Self` is the Goldilocks field (`p = 2^64 - 2^32 + 1`)
     /// with every element `x` stored as one `u64` congruent to `x * r` mod p (`r = 1`: plain,
     /// possibly lazily reduced; `r = 2^64 mod p`: Montgomery form); `None` (the default) keeps
-    /// the field off the Goldilocks batch kernels. See `crate::backend`.
+    /// the field off the Goldilocks batch kernels. See `crate::backend`. Sealed like the above.
     #[doc(hidden)]
-    fn goldilocks_factor() -> Option<u64> {
+    fn goldilocks_factor(_: Sealed) -> Option<u64> {
         None
     }
 
     /// Batch-backend hook: the stored `u64` of `self` (any value congruent to `x * r` mod p),
     /// when [`Field::goldilocks_factor`] is `Some(r)`.
     #[doc(hidden)]
-    fn to_goldilocks_word(self) -> Option<u64> {
+    fn to_goldilocks_word(self, _: Sealed) -> Option<u64> {
         None
     }
 
-    /// Batch-backend hook: the element stored as `word` (which must be `< p`), when
-    /// [`Field::goldilocks_factor`] is `Some`.
+    /// Batch-backend hook: the element stored as `word` (which must be `< p`: nothing checks
+    /// it, hence sealed), when [`Field::goldilocks_factor`] is `Some`.
     #[doc(hidden)]
-    fn from_goldilocks_word(word: u64) -> Option<Self> {
+    fn from_goldilocks_word(word: u64, _: Sealed) -> Option<Self> {
         let _ = word;
         None
     }
 }
+
+mod sealed {
+    /// The argument of [`super::Field`]'s hidden batch-backend hooks. It is public but cannot be
+    /// named or made outside this crate, so other crates can neither call those hooks (some
+    /// build elements from unchecked representations) nor override them: a field implemented
+    /// elsewhere keeps the defaults and the portable batch path.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Sealed(pub(crate) ());
+}
+
+pub(crate) use sealed::Sealed;
+
+/// The one [`Sealed`] value, for the crate's own calls of the hooks.
+pub(crate) const SEALED: Sealed = Sealed(());
 
 /// What the S-box chains need: squaring and multiplication. Every [`Field`] has them; a SIMD
 /// batch backend implements it for a vector of field elements, so both run [`sbox_chain`]. (A

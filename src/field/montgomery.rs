@@ -16,9 +16,25 @@
 //!
 //! Bounds, for a modulus `p < 2^255` and `R = 2^256`: both functions return a value congruent to
 //! `a · b / R` (resp. `a^2 / R`) and below `a · b / R + p`. `mul_unreduced` needs `a + p < R`
-//! (its running sum stays below `a + p`) and accepts any `b < R`; `square_unreduced` needs
-//! `a^2 / R + p < R`. So with canonical `a` (`a < p`) both always apply and return less than
-//! `2p`; if moreover `p < R / 4` (BN254), operands below `2p` give results below `2p` too.
+//! (its running sum stays below `a + p`) and accepts any `b < R`; `square_unreduced` needs the
+//! same `a + p < R` (the portable squaring needs only `a^2 / R + p < R`, which follows; the
+//! MULX/ADX path squares with its multiplication). So with canonical `a` (`a < p`) both always
+//! apply and return less than `2p`; if moreover `p < R / 4` (BN254), operands below `2p` give
+//! results below `2p` too.
+//!
+//! On x86_64 CPUs with BMI2 and ADX both products run the MULX/ADX kernel of the private
+//! `backend::mulx_adx` module (detected at run time, about 1.7 times faster per product); the
+//! portable functions here are the fallback and the oracle it is tested against.
+
+/// A four-limb modulus `p < 2^255` and `inv = -p^-1 mod 2^64` (ark's `MontConfig::INV`), the
+/// constants of a Montgomery product. `#[repr(C)]`: the MULX/ADX kernel reads it as five words.
+#[repr(C)]
+pub(crate) struct Modulus {
+    /// `p`, little-endian 64-bit limbs.
+    pub(crate) limbs: [u64; 4],
+    /// `-p^-1 mod 2^64`.
+    pub(crate) inv: u64,
+}
 
 /// `x - p mod 2^(64 N)`, and whether it borrowed (`x < p`).
 #[inline(always)]
@@ -108,9 +124,22 @@ fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 }
 
 /// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, for `a + p < 2^256` and any `b`
-/// (module docs). `inv` is `-p^-1 mod 2^64` (ark's `MontConfig::INV`).
+/// (module docs). Runs the MULX/ADX kernel where the CPU has it
+/// (`crate::backend::montgomery_mul`), else [`mul_portable`]. The kernel reads `a` from memory
+/// and keeps `b` in registers, so where both orders meet the bound, the operand computed longer
+/// ago goes first: a value stored just before it is read waits for the store.
 #[inline(always)]
-pub(crate) fn mul_unreduced(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4], inv: u64) -> [u64; 4] {
+pub(crate) fn mul_unreduced(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    match crate::backend::montgomery_mul(a, b, m) {
+        Some(r) => r,
+        None => mul_portable(a, b, m),
+    }
+}
+
+/// [`mul_unreduced`] in portable Rust: CIOS with the "no-carry" shortcut.
+#[inline(always)]
+pub(crate) fn mul_portable(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let (p, inv) = (&m.limbs, m.inv);
     let mut r = [0u64; 4];
     for &bi in b {
         let (r0, mut c1) = mac(r[0], a[0], bi, 0);
@@ -129,11 +158,23 @@ pub(crate) fn mul_unreduced(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4], inv: u64) 
     r
 }
 
-/// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a^2 / 2^256 + p < 2^256` (module docs):
-/// the 512-bit square from 6 cross products (doubled) and 4 diagonal ones, then a Montgomery
-/// reduction.
+/// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a + p < 2^256` (module docs). The
+/// MULX/ADX kernel's product `a · a` where the CPU has it (`crate::backend::montgomery_square`),
+/// else [`square_portable`].
 #[inline(always)]
-pub(crate) fn square_unreduced(a: &[u64; 4], p: &[u64; 4], inv: u64) -> [u64; 4] {
+pub(crate) fn square_unreduced(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    match crate::backend::montgomery_square(a, m) {
+        Some(r) => r,
+        None => square_portable(a, m),
+    }
+}
+
+/// [`square_unreduced`] in portable Rust: the 512-bit square from 6 cross products (doubled)
+/// and 4 diagonal ones, then a Montgomery reduction; it needs only `a^2 / 2^256 + p < 2^256`,
+/// which `a + p < 2^256` implies.
+#[inline(always)]
+pub(crate) fn square_portable(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let (p, inv) = (&m.limbs, m.inv);
     let mut w = [0u64; 8];
     // Cross products a_i a_j, i < j.
     for i in 0..3 {
@@ -173,20 +214,22 @@ pub(crate) fn square_unreduced(a: &[u64; 4], p: &[u64; 4], inv: u64) -> [u64; 4]
 /// subtraction wherever the module bounds allow: only the operands squared or used as the left
 /// factor are reduced, and only when `lazy` is false (`lazy` requires `p < 2^254`).
 #[inline(always)]
-pub(crate) fn sbox<const D: u64>(x: &[u64; 4], p: &[u64; 4], inv: u64, lazy: bool) -> [u64; 4] {
+pub(crate) fn sbox<const D: u64>(x: &[u64; 4], m: &Modulus, lazy: bool) -> [u64; 4] {
+    let p = &m.limbs;
     let left = |v: [u64; 4]| if lazy { v } else { reduce(v, p) };
-    let x2 = square_unreduced(x, p, inv);
+    // The older operand goes first (see `mul_unreduced`): `x`, then `x3`.
+    let x2 = square_unreduced(x, m);
     let y = match D {
-        3 => mul_unreduced(x, &x2, p, inv),
-        5 => mul_unreduced(x, &square_unreduced(&left(x2), p, inv), p, inv),
+        3 => mul_unreduced(x, &x2, m),
+        5 => mul_unreduced(x, &square_unreduced(&left(x2), m), m),
         7 => {
-            let x3 = left(mul_unreduced(x, &x2, p, inv));
-            mul_unreduced(&x3, &square_unreduced(&left(x2), p, inv), p, inv)
+            let x3 = left(mul_unreduced(x, &x2, m));
+            mul_unreduced(&x3, &square_unreduced(&left(x2), m), m)
         }
         _ => {
-            let x3 = left(mul_unreduced(x, &x2, p, inv));
-            let x4 = left(square_unreduced(&left(x2), p, inv));
-            mul_unreduced(&x3, &square_unreduced(&x4, p, inv), p, inv)
+            let x3 = left(mul_unreduced(x, &x2, m));
+            let x4 = left(square_unreduced(&left(x2), m));
+            mul_unreduced(&x3, &square_unreduced(&x4, m), m)
         }
     };
     reduce(y, p)

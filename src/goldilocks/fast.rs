@@ -11,7 +11,7 @@
 
 use super::MODULUS;
 use crate::MAX_WIDTH;
-use crate::field::{Field, PrimeField};
+use crate::field::{Field, PrimeField, Sealed};
 use core::hash::{Hash, Hasher};
 
 /// `2^64 mod p = 2^32 - 1`.
@@ -172,15 +172,15 @@ impl Field for GoldilocksFast {
     }
 
     // Plain form (`r = 1`), any `u64` accepted on input.
-    fn goldilocks_factor() -> Option<u64> {
+    fn goldilocks_factor(_: Sealed) -> Option<u64> {
         Some(1)
     }
     #[inline(always)]
-    fn to_goldilocks_word(self) -> Option<u64> {
+    fn to_goldilocks_word(self, _: Sealed) -> Option<u64> {
         Some(self.0)
     }
     #[inline(always)]
-    fn from_goldilocks_word(word: u64) -> Option<Self> {
+    fn from_goldilocks_word(word: u64, _: Sealed) -> Option<Self> {
         Some(GoldilocksFast(word))
     }
 }

@@ -1,0 +1,300 @@
+//! Four-limb Montgomery multiplication with MULX (BMI2) and ADCX/ADOX (ADX), for the scalar
+//! arithmetic of `field::montgomery` on CPUs that have them (detected at run time).
+//!
+//! The algorithm is the portable one (`field::montgomery::mul_portable`: CIOS, one row
+//! `t += a · b_i` then one reduction step `t = (t + m p) / 2^64` per limb of `b`, with the same
+//! bounds), written so that the two carry chains of every step run at once: ADCX carries through
+//! CF, ADOX through OF, and MULX leaves both flags alone. The compiler cannot express two flag
+//! chains, so the portable code serialises them and needs about 330 instructions per product;
+//! this one needs about 130, and a dependent chain of products runs about 1.7 times faster on
+//! this machine (BN254, 15.8 against 27.2 ns per product, 2026-11-30).
+
+use crate::field::montgomery::Modulus;
+
+/// Whether the CPU executes MULX and ADCX/ADOX (`std::is_x86_feature_detected!`, which caches).
+#[inline(always)]
+pub(super) fn available() -> bool {
+    #[cfg(test)]
+    if tests::PORTABLE_ONLY.load(core::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
+    std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
+}
+
+/// One row of the product: `(s0, s1, s2, s3, top) = (s0, s1, s2, s3) + a · $bi`, the low
+/// halves of `a_j b_i` carried through OF (ADOX), the high halves through CF (ADCX); `top` is
+/// written fresh and takes both final carries (`mov` leaves the flags alone). Neither chain
+/// carries out of `top`: the running value stays below `(a + p) 2^64 <= 2^320` (see [`mul`]).
+macro_rules! row {
+    ([$a0:literal, $a1:literal, $a2:literal, $a3:literal], $bi:literal,
+     $s0:literal, $s1:literal, $s2:literal, $s3:literal, $top:literal) => {
+        concat!(
+            "mov rdx, ", $bi, "\n",
+            "xor {lo:e}, {lo:e}\n", // CF = OF = 0
+            "mulx {hi}, {lo}, ", $a0, "\n",
+            "adox {", $s0, "}, {lo}\n",
+            "adcx {", $s1, "}, {hi}\n",
+            "mulx {hi}, {lo}, ", $a1, "\n",
+            "adox {", $s1, "}, {lo}\n",
+            "adcx {", $s2, "}, {hi}\n",
+            "mulx {hi}, {lo}, ", $a2, "\n",
+            "adox {", $s2, "}, {lo}\n",
+            "adcx {", $s3, "}, {hi}\n",
+            "mulx {", $top, "}, {lo}, ", $a3, "\n",
+            "adox {", $s3, "}, {lo}\n",
+            "mov {lo:e}, 0\n",
+            "adcx {", $top, "}, {lo}\n",
+            "adox {", $top, "}, {lo}\n",
+        )
+    };
+}
+
+/// One reduction step: `m = s0 · inv mod 2^64`, then `(s1, s2, s3, top) = (s + m p) / 2^64`
+/// (the low word becomes zero and is dropped). The low halves of `m p_j` are carried through CF,
+/// the high halves through OF; again nothing carries out of `top`.
+macro_rules! reduce_step {
+    ($s0:literal, $s1:literal, $s2:literal, $s3:literal, $top:literal) => {
+        concat!(
+            "mov rdx, {", $s0, "}\n",
+            "imul rdx, qword ptr [{m} + 32]\n",
+            "xor {lo:e}, {lo:e}\n", // CF = OF = 0
+            "mulx {hi}, {lo}, qword ptr [{m}]\n",
+            "adcx {", $s0, "}, {lo}\n",
+            "adox {", $s1, "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{m} + 8]\n",
+            "adcx {", $s1, "}, {lo}\n",
+            "adox {", $s2, "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{m} + 16]\n",
+            "adcx {", $s2, "}, {lo}\n",
+            "adox {", $s3, "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{m} + 24]\n",
+            "adcx {", $s3, "}, {lo}\n",
+            "adox {", $top, "}, {hi}\n",
+            "mov {lo:e}, 0\n",
+            "adcx {", $top, "}, {lo}\n",
+        )
+    };
+}
+
+/// The whole product `a · b / 2^256` from the four rows and reduction steps, with `a_j` and
+/// `b_i` read from the operands `$a` and `$b` (registers or memory); the running value starts at zero in `t0 .. t3` and
+/// each step's freed low register becomes the next row's top word, so the roles rotate through
+/// `t0 .. t4` and the result ends in `(t4, t0, t1, t2)`.
+macro_rules! product {
+    ($a:tt, [$b0:literal, $b1:literal, $b2:literal, $b3:literal]) => {
+        concat!(
+            "xor {t0:e}, {t0:e}\n",
+            "xor {t1:e}, {t1:e}\n",
+            "xor {t2:e}, {t2:e}\n",
+            "xor {t3:e}, {t3:e}\n",
+            row!($a, $b0, "t0", "t1", "t2", "t3", "t4"),
+            reduce_step!("t0", "t1", "t2", "t3", "t4"),
+            row!($a, $b1, "t1", "t2", "t3", "t4", "t0"),
+            reduce_step!("t1", "t2", "t3", "t4", "t0"),
+            row!($a, $b2, "t2", "t3", "t4", "t0", "t1"),
+            reduce_step!("t2", "t3", "t4", "t0", "t1"),
+            row!($a, $b3, "t3", "t4", "t0", "t1", "t2"),
+            reduce_step!("t3", "t4", "t0", "t1", "t2"),
+        )
+    };
+}
+
+/// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, for `a + p < 2^256` and any `b` (the
+/// contract of `field::montgomery::mul_portable`). `a` is read from memory, `b` stays in
+/// registers: pass the operand computed longer ago as `a` where the contract allows (a value
+/// stored just before would wait for its store).
+///
+/// Bound: before each reduction step the running value is below `(a + p) + a (2^64 - 1)` and
+/// after adding `m p` below `(a + p) 2^64 <= 2^320`, so five words hold it and no carry leaves
+/// the top word; after the division by `2^64` it is below `a + p` again (by induction from 0).
+///
+/// Only call after [`available`] returned `true`.
+#[inline(always)]
+pub(super) fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: the caller checked `available()`, so the CPU has MULX (BMI2) and ADCX/ADOX (ADX),
+    // the only instructions beyond x86_64 baseline used here; the block reads the 4 limbs behind
+    // `a` and the 5 words of `m` (`#[repr(C)]`: limbs, then `inv`), both references valid for
+    // reads, writes only its register operands, and does not touch the stack.
+    unsafe {
+        core::arch::asm!(
+            product!(
+                [
+                    "qword ptr [{a}]",
+                    "qword ptr [{a} + 8]",
+                    "qword ptr [{a} + 16]",
+                    "qword ptr [{a} + 24]"
+                ],
+                ["{b0}", "{b1}", "{b2}", "{b3}"]
+            ),
+            a = in(reg) a.as_ptr(),
+            b0 = in(reg) b[0],
+            b1 = in(reg) b[1],
+            b2 = in(reg) b[2],
+            b3 = in(reg) b[3],
+            m = in(reg) core::ptr::from_ref(m),
+            t0 = out(reg) r1,
+            t1 = out(reg) r2,
+            t2 = out(reg) r3,
+            t3 = out(reg) _,
+            t4 = out(reg) r0,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a + p < 2^256`: [`mul`] with `b = a`,
+/// every operand in registers.
+///
+/// Only call after [`available`] returned `true`.
+#[inline(always)]
+pub(super) fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: as in `mul` (here only the 5 words of `m` are read from memory).
+    unsafe {
+        core::arch::asm!(
+            product!(
+                ["{a0}", "{a1}", "{a2}", "{a3}"],
+                ["{a0}", "{a1}", "{a2}", "{a3}"]
+            ),
+            a0 = in(reg) a[0],
+            a1 = in(reg) a[1],
+            a2 = in(reg) a[2],
+            a3 = in(reg) a[3],
+            m = in(reg) core::ptr::from_ref(m),
+            t0 = out(reg) r1,
+            t1 = out(reg) r2,
+            t2 = out(reg) r3,
+            t3 = out(reg) _,
+            t4 = out(reg) r0,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+#[cfg(test)]
+mod tests {
+    //! The switch that lets unit tests run the portable path on a CPU with BMI2 and ADX.
+
+    /// While set, [`available`] answers `false`, so the scalar arithmetic takes the portable
+    /// path (unit tests only; tests running meanwhile just take the other correct path).
+    pub(super) static PORTABLE_ONLY: core::sync::atomic::AtomicBool =
+        core::sync::atomic::AtomicBool::new(false);
+}
+
+#[cfg(all(test, feature = "bn254", feature = "bls12-381"))]
+mod kernel_tests {
+    //! The kernel against the portable multiplication it replaces, at the edges of its input
+    //! range and through whole permutations, on both four-limb moduli.
+    use super::*;
+    use crate::field::montgomery::{mul_portable, square_portable};
+    use crate::field::PrimeField;
+    use ark_ff::MontConfig;
+
+    /// The constants of BN254 and BLS12-381.
+    fn moduli() -> [Modulus; 2] {
+        [
+            Modulus {
+                limbs: ark_bn254::FrConfig::MODULUS.0,
+                inv: <ark_bn254::FrConfig as MontConfig<4>>::INV,
+            },
+            Modulus {
+                limbs: ark_bls12_381::FrConfig::MODULUS.0,
+                inv: <ark_bls12_381::FrConfig as MontConfig<4>>::INV,
+            },
+        ]
+    }
+
+    /// `x - y` on 256-bit integers (`x >= y`).
+    fn sub(x: [u64; 4], y: [u64; 4]) -> [u64; 4] {
+        let mut out = [0; 4];
+        let mut borrow = false;
+        for i in 0..4 {
+            let (d, b1) = x[i].overflowing_sub(y[i]);
+            let (d, b2) = d.overflowing_sub(u64::from(borrow));
+            out[i] = d;
+            borrow = b1 | b2;
+        }
+        out
+    }
+
+    /// Deterministic pseudo-random words (xorshift64*).
+    fn words(seed: u64) -> impl FnMut() -> u64 {
+        let mut s = seed;
+        move || {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            s.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+    }
+
+    #[test]
+    fn the_kernel_equals_the_portable_products_from_zero_to_the_largest_operands() {
+        if !available() {
+            std::eprintln!("NOTE: CPU lacks BMI2/ADX: MULX/ADX kernel tests skipped");
+            return;
+        }
+        let mut next = words(0x5eed);
+        for m in moduli() {
+            let p = m.limbs;
+            // `a` ranges up to the largest value the contract allows, `2^256 - p - 1`; `b` up
+            // to `2^256 - 1`.
+            let max_a = sub([u64::MAX; 4], p);
+            let p_minus_1 = sub(p, [1, 0, 0, 0]);
+            let edges_a = [[0; 4], [1, 0, 0, 0], p_minus_1, p, max_a];
+            let edges_b = [[0; 4], [1, 0, 0, 0], p_minus_1, p, max_a, [u64::MAX; 4]];
+            let check = |a: [u64; 4], b: [u64; 4]| {
+                assert_eq!(mul(&a, &b, &m), mul_portable(&a, &b, &m), "{a:x?} * {b:x?}");
+                assert_eq!(square(&a, &m), square_portable(&a, &m), "{a:x?}^2");
+            };
+            for a in edges_a {
+                for b in edges_b {
+                    check(a, b);
+                }
+            }
+            for _ in 0..20_000 {
+                let b = [next(), next(), next(), next()];
+                let mut a = [next(), next(), next(), next()];
+                // Keep `a` within the contract: halve the top limb until `a <= max_a`.
+                while a.iter().rev().gt(max_a.iter().rev()) {
+                    a[3] >>= 1;
+                }
+                check(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn permutations_with_the_kernel_equal_the_portable_ones() {
+        use crate::instances::{bls12_381, bn254};
+        use core::sync::atomic::Ordering;
+        if !available() {
+            std::eprintln!("NOTE: CPU lacks BMI2/ADX: the permutations below ran portable twice");
+        }
+        let bn254_t3 = bn254::ct::t3();
+        let bn254_t8 = bn254::ct::t8();
+        let bls_t3 = bls12_381::ct::t3();
+        let run = || {
+            let mut next = words(0xfeed);
+            let mut element = |_| ark_bn254::Fr::from(next()) * ark_bn254::Fr::from(next());
+            let a: [ark_bn254::Fr; 3] = core::array::from_fn(&mut element);
+            let b: [ark_bn254::Fr; 8] = core::array::from_fn(&mut element);
+            let c: [ark_bls12_381::Fr; 3] = core::array::from_fn(|i| ark_bls12_381::Fr::from(i as u64 + 7).pow_u64(1 << 40));
+            (bn254_t3.permutation(&a), bn254_t8.permutation(&b), bls_t3.permutation(&c))
+        };
+        let kernel = run();
+        tests::PORTABLE_ONLY.store(true, Ordering::Relaxed);
+        let portable = run();
+        tests::PORTABLE_ONLY.store(false, Ordering::Relaxed);
+        assert_eq!(kernel, portable);
+    }
+}
