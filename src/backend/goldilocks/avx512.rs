@@ -5,11 +5,14 @@ use core::arch::x86_64::*;
 use super::Avx512;
 
 impl Avx512 {
-    /// [`Lanes::blend_high`].
+    /// [`Lanes::join_low`]: one masked shuffle copying each lane's low 32-bit half of `high`
+    /// over the high half of `self`.
     #[inline(always)]
-    pub(super) fn blend_high_isa(self, high: Self) -> Self {
-        // SAFETY: `self` proves avx512f. Mask bits 1, 3, ... select the odd (high) 32-bit halves.
-        Avx512(unsafe { _mm512_mask_blend_epi32(0xaaaa, self.0, high.0) })
+    pub(super) fn join_low_isa(self, high: Self) -> Self {
+        // SAFETY: `self` proves avx512f. The shuffle `CCAA` puts 32-bit element 0 (2) of each
+        // 128-bit block in positions 0, 1 (2, 3); mask bits 1, 3, ... take the odd (high)
+        // halves from it, the even ones from `self`.
+        Avx512(unsafe { _mm512_mask_shuffle_epi32::<_MM_PERM_CCAA>(self.0, 0xaaaa, high.0) })
     }
     /// [`Lanes::add_if_below`].
     #[inline(always)]

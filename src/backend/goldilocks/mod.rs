@@ -101,12 +101,11 @@ pub(super) trait Lanes: Copy {
     fn and(self, rhs: Self) -> Self;
     /// `self >> 32`.
     fn shr32(self) -> Self;
-    /// `self << 32`.
-    fn shl32(self) -> Self;
     /// `(self mod 2^32) * (rhs mod 2^32)`, the full 64-bit product.
     fn mul32(self, rhs: Self) -> Self;
-    /// The low 32 bits of `self` with the high 32 bits of `high`.
-    fn blend_high(self, high: Self) -> Self;
+    /// The low 32 bits of `self` below the low 32 bits of `high` (`self mod 2^32 + high 2^32
+    /// mod 2^64`).
+    fn join_low(self, high: Self) -> Self;
     /// `self + c` in the lanes where `a < b` (unsigned), `self` elsewhere.
     fn add_if_below(self, a: Self, b: Self, c: Self) -> Self;
     /// `self - c` in the lanes where `a < b` (unsigned), `self` elsewhere.
@@ -128,7 +127,7 @@ macro_rules! lanes_types {
         $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $groups:literal groups,
         feature $feature:tt,
         splat $splat:ident, load $load:ident, store $store:ident, add $add:ident, sub $sub:ident,
-        and $and:ident, shift_right $shr:ident, shift_left $shl:ident, mul32 $mul:ident;
+        and $and:ident, shift_right $shr:ident, mul32 $mul:ident;
     )*) => {$(
         $(#[$doc])*
         /// Made only by [`Lanes::splat`] and [`Lanes::load`], which take a [`Cpu`] token, or
@@ -191,18 +190,13 @@ macro_rules! lanes_types {
                 $name(unsafe { $shr::<32>(self.0) })
             }
             #[inline(always)]
-            fn shl32(self) -> Self {
-                // SAFETY: `self` proves the ISA.
-                $name(unsafe { $shl::<32>(self.0) })
-            }
-            #[inline(always)]
             fn mul32(self, rhs: Self) -> Self {
                 // SAFETY: `self` proves the ISA.
                 $name(unsafe { $mul(self.0, rhs.0) })
             }
             #[inline(always)]
-            fn blend_high(self, high: Self) -> Self {
-                self.blend_high_isa(high)
+            fn join_low(self, high: Self) -> Self {
+                self.join_low_isa(high)
             }
             #[inline(always)]
             fn add_if_below(self, a: Self, b: Self, c: Self) -> Self {
@@ -221,13 +215,13 @@ lanes_types! {
     Avx512(__m512i), 8 lanes, 4 groups, feature "avx512f",
     splat _mm512_set1_epi64, load _mm512_loadu_epi64, store _mm512_storeu_epi64,
     add _mm512_add_epi64, sub _mm512_sub_epi64, and _mm512_and_si512,
-    shift_right _mm512_srli_epi64, shift_left _mm512_slli_epi64, mul32 _mm512_mul_epu32;
+    shift_right _mm512_srli_epi64, mul32 _mm512_mul_epu32;
 
     /// Four `u64` lanes (AVX2; its own operations in [`avx2`]).
     Avx2(__m256i), 4 lanes, 2 groups, feature "avx2",
     splat _mm256_set1_epi64x, load _mm256_loadu_si256, store _mm256_storeu_si256,
     add _mm256_add_epi64, sub _mm256_sub_epi64, and _mm256_and_si256,
-    shift_right _mm256_srli_epi64, shift_left _mm256_slli_epi64, mul32 _mm256_mul_epu32;
+    shift_right _mm256_srli_epi64, mul32 _mm256_mul_epu32;
 }
 
 /// `x` in every lane, on the CPU that made `like`.
@@ -245,11 +239,19 @@ fn add<V: Lanes>(a: V, b: V) -> V {
     s1.add_if_below(s1, s, eps)
 }
 
-/// The exact product `a b` as `(hi, lo)` 64-bit words (proof in the module docs).
+/// The exact `a b + s` as `(hi, lo)` 64-bit words, for `b_hi = b >> 32` and `s = s1 2^32 +
+/// s0` given as its 32-bit halves (proof in the module docs).
+#[inline(always)]
+fn mul_add_wide<V: Lanes>(a: V, b: V, b_hi: V, (s1, s0): (V, V)) -> (V, V) {
+    let a_hi = a.shr32();
+    combine(a.mul32(b), a.mul32(b_hi), a_hi.mul32(b), a_hi.mul32(b_hi), s1, s0)
+}
+
+/// The exact product `a b` as `(hi, lo)`.
 #[inline(always)]
 fn mul_wide<V: Lanes>(a: V, b: V) -> (V, V) {
-    let (a_hi, b_hi) = (a.shr32(), b.shr32());
-    combine(a.mul32(b), a.mul32(b_hi), a_hi.mul32(b), a_hi.mul32(b_hi))
+    let zero = splat(a, 0);
+    mul_add_wide(a, b, b.shr32(), (zero, zero))
 }
 
 /// `a^2` as `(hi, lo)`: [`mul_wide`] with the cross product computed once.
@@ -257,17 +259,20 @@ fn mul_wide<V: Lanes>(a: V, b: V) -> (V, V) {
 fn square_wide<V: Lanes>(a: V) -> (V, V) {
     let a_hi = a.shr32();
     let cross = a.mul32(a_hi);
-    combine(a.mul32(a), cross, cross, a_hi.mul32(a_hi))
+    let zero = splat(a, 0);
+    combine(a.mul32(a), cross, cross, a_hi.mul32(a_hi), zero, zero)
 }
 
-/// `ll + (lh + hl) 2^32 + hh 2^64` as `(hi, lo)`, for 32 x 32-bit products `ll, lh, hl, hh`.
+/// `ll + (lh + hl) 2^32 + hh 2^64 + s1 2^32 + s0` as `(hi, lo)`, for 32 x 32-bit products
+/// `ll, lh, hl, hh` and 32-bit `s1, s0`.
 #[inline(always)]
-fn combine<V: Lanes>(ll: V, lh: V, hl: V, hh: V) -> (V, V) {
+fn combine<V: Lanes>(ll: V, lh: V, hl: V, hh: V, s1: V, s0: V) -> (V, V) {
     let low32 = splat(ll, EPSILON);
+    let ll = ll.add(s0);
     let t0 = hl.add(ll.shr32());
-    let t1 = lh.add(t0.and(low32));
+    let t1 = lh.add(s1).add(t0.and(low32));
     let hi = hh.add(t0.shr32()).add(t1.shr32());
-    (hi, ll.blend_high(t1.shl32()))
+    (hi, ll.join_low(t1))
 }
 
 /// `hi 2^64 + lo (mod p)`, lazy (proof in the module docs).
@@ -295,12 +300,11 @@ fn square<V: Lanes>(a: V) -> V {
     reduce(hi, lo)
 }
 
-/// `a m + s (mod p)`, lazy: one reduction of the 128-bit `a m + s` (bounds in the module docs).
+/// `a + c (mod p)` for a canonical constant `c < p`, lazy (bounds in the module docs).
 #[inline(always)]
-fn mul_add<V: Lanes>(a: V, m: V, s: V) -> V {
-    let (hi, lo) = mul_wide(a, m);
-    let lo = lo.add(s);
-    reduce(hi.add_if_below(lo, s, splat(a, 1)), lo)
+fn add_canonical<V: Lanes>(a: V, c: V) -> V {
+    let s = a.add(c);
+    s.add_if_below(s, c, splat(a, EPSILON))
 }
 
 /// The canonical representative `< p` of any `u64`.
@@ -372,13 +376,21 @@ fn wide_sum<V: Lanes, const G: usize>(state: &[Packed<V, G>]) -> Packed<V, G> {
     lo
 }
 
+/// A canonical constant `value < p` in every lane, with `high = value >> 32` precomputed for
+/// the multiplications by it.
+#[derive(Clone, Copy)]
+struct Constant<V> {
+    value: V,
+    high: V,
+}
+
 impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
-    type Constant = V;
+    type Constant = Constant<V>;
 
     #[inline(always)]
-    fn add_sbox<const D: u64>(mut self, c: V) -> Self {
+    fn add_sbox<const D: u64>(mut self, c: Constant<V>) -> Self {
         for x in &mut self.0 {
-            *x = add(*x, c);
+            *x = add_canonical(*x, c.value);
         }
         sbox_chain::<Self, D>(self)
     }
@@ -388,15 +400,19 @@ impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
     }
     /// Same shapes and length behaviour as [`crate::linear::internal_layer`].
     #[inline(always)]
-    fn internal_layer(state: &mut [Self], diag_m1: &[V]) {
+    fn internal_layer(state: &mut [Self], diag_m1: &[Constant<V>]) {
         match state.len() {
             0 | 1 => {}
             2 | 3 => internal_layer_fixed(state),
             _ => {
-                let s = wide_sum(state);
-                for (x, &m) in state.iter_mut().zip(diag_m1) {
-                    for (x, s) in x.0.iter_mut().zip(s.0) {
-                        *x = mul_add(*x, m, s);
+                let mut halves = [(state[0].0[0], state[0].0[0]); G];
+                for (h, s) in halves.iter_mut().zip(wide_sum(state).0) {
+                    *h = (s.shr32(), s.and(splat(s, EPSILON)));
+                }
+                for (x, m) in state.iter_mut().zip(diag_m1) {
+                    for (x, &h) in x.0.iter_mut().zip(&halves) {
+                        let (hi, lo) = mul_add_wide(*x, m.value, m.high, h);
+                        *x = reduce(hi, lo);
                     }
                 }
             }
@@ -493,9 +509,9 @@ pub(super) struct Job<'a, F> {
 /// One batch call's constants in registers: the round constants (canonical plain values) in the
 /// layout of [`RoundConstants`], and the load/store factors `r^-1` and `r`.
 struct Kernel<V> {
-    external: Vec<V>,
-    internal: Vec<V>,
-    diag_m1: Vec<V>,
+    external: Vec<Constant<V>>,
+    internal: Vec<Constant<V>>,
+    diag_m1: Vec<Constant<V>>,
     /// `None` for plain fields (`r = 1`), else `(r^-1, r)`.
     factors: Option<(V, V)>,
 }
@@ -506,10 +522,16 @@ impl<V: Lanes> Kernel<V> {
         let r = GoldilocksFast::new(form.r);
         // `r` is invertible (checked by `Form::of`).
         let r_inv = r.inverse().unwrap_or(GoldilocksFast::ONE);
-        let convert = |table: &[F]| -> Vec<V> {
+        let convert = |table: &[F]| -> Vec<Constant<V>> {
             table
                 .iter()
-                .map(|c| V::splat(cpu, Form::plain(r_inv, c.to_goldilocks_word().unwrap_or(0))))
+                .map(|c| {
+                    let value = Form::plain(r_inv, c.to_goldilocks_word().unwrap_or(0));
+                    Constant {
+                        value: V::splat(cpu, value),
+                        high: V::splat(cpu, value >> 32),
+                    }
+                })
                 .collect()
         };
         Kernel {
@@ -525,7 +547,7 @@ impl<V: Lanes> Kernel<V> {
         }
     }
 
-    fn round_constants(&self) -> RoundConstants<'_, V> {
+    fn round_constants(&self) -> RoundConstants<'_, Constant<V>> {
         RoundConstants {
             external: &self.external,
             internal: &self.internal,
@@ -536,14 +558,33 @@ impl<V: Lanes> Kernel<V> {
 
 /// Permutes `states` (a whole number of groups of `V::LANES` states of width `t`) in place,
 /// `G` groups at a time, then the remaining groups one by one. Inlined into each ISA's
-/// `#[target_feature]` entry point, which compiles it for that ISA.
+/// `#[target_feature]` entry point, which compiles it for that ISA. The shipped Goldilocks
+/// widths (8, 12, 16, 20) get a copy with `t` a compile-time constant (fully unrolled layers,
+/// the state in registers); any other width runs the same code with `t` read at run time.
 #[inline(always)]
 fn permute_all<V: Lanes, F: Field, const D: u64, const G: usize>(
     cpu: Cpu<V>,
     states: &mut [F],
     job: Job<'_, F>,
 ) {
+    match job.t {
+        8 => permute_width::<V, F, D, G, 8>(cpu, states, job),
+        12 => permute_width::<V, F, D, G, 12>(cpu, states, job),
+        16 => permute_width::<V, F, D, G, 16>(cpu, states, job),
+        20 => permute_width::<V, F, D, G, 20>(cpu, states, job),
+        _ => permute_width::<V, F, D, G, 0>(cpu, states, job),
+    }
+}
+
+/// [`permute_all`] for the width `T` (`T = 0`: the width `job.t` read at run time).
+#[inline(always)]
+fn permute_width<V: Lanes, F: Field, const D: u64, const G: usize, const T: usize>(
+    cpu: Cpu<V>,
+    states: &mut [F],
+    job: Job<'_, F>,
+) {
     let Job { t, rc, form } = job;
+    let t = if T == 0 { t } else { T };
     let k = Kernel::new(cpu, rc, form);
     let group = V::LANES * t;
     let mut chunks = states.chunks_exact_mut(G * group);
