@@ -99,8 +99,10 @@ pub(super) trait Lanes: Copy {
     fn sub(self, rhs: Self) -> Self;
     /// `self & rhs`.
     fn and(self, rhs: Self) -> Self;
-    /// `self >> 32`.
-    fn shr32(self) -> Self;
+    /// `self >> N`.
+    fn shr<const N: u32>(self) -> Self;
+    /// `self << N`.
+    fn shl<const N: u32>(self) -> Self;
     /// `(self mod 2^32) * (rhs mod 2^32)`, the full 64-bit product.
     fn mul32(self, rhs: Self) -> Self;
     /// The low 32 bits of `self` below the low 32 bits of `high` (`self mod 2^32 + high 2^32
@@ -127,7 +129,7 @@ macro_rules! lanes_types {
         $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $groups:literal groups,
         feature $feature:tt,
         splat $splat:ident, load $load:ident, store $store:ident, add $add:ident, sub $sub:ident,
-        and $and:ident, shift_right $shr:ident, mul32 $mul:ident;
+        and $and:ident, shift_right $shr:ident, shift_left $shl:ident, mul32 $mul:ident;
     )*) => {$(
         $(#[$doc])*
         /// Made only by [`Lanes::splat`] and [`Lanes::load`], which take a [`Cpu`] token, or
@@ -185,9 +187,14 @@ macro_rules! lanes_types {
                 $name(unsafe { $and(self.0, rhs.0) })
             }
             #[inline(always)]
-            fn shr32(self) -> Self {
-                // SAFETY: `self` proves the ISA.
-                $name(unsafe { $shr::<32>(self.0) })
+            fn shr<const N: u32>(self) -> Self {
+                // SAFETY: `self` proves the ISA. The count is a constant (an immediate shift).
+                $name(unsafe { $shr(self.0, _mm_set_epi64x(0, i64::from(N))) })
+            }
+            #[inline(always)]
+            fn shl<const N: u32>(self) -> Self {
+                // SAFETY: `self` proves the ISA. The count is a constant (an immediate shift).
+                $name(unsafe { $shl(self.0, _mm_set_epi64x(0, i64::from(N))) })
             }
             #[inline(always)]
             fn mul32(self, rhs: Self) -> Self {
@@ -215,13 +222,13 @@ lanes_types! {
     Avx512(__m512i), 8 lanes, 4 groups, feature "avx512f",
     splat _mm512_set1_epi64, load _mm512_loadu_epi64, store _mm512_storeu_epi64,
     add _mm512_add_epi64, sub _mm512_sub_epi64, and _mm512_and_si512,
-    shift_right _mm512_srli_epi64, mul32 _mm512_mul_epu32;
+    shift_right _mm512_srl_epi64, shift_left _mm512_sll_epi64, mul32 _mm512_mul_epu32;
 
     /// Four `u64` lanes (AVX2; its own operations in [`avx2`]).
     Avx2(__m256i), 4 lanes, 2 groups, feature "avx2",
     splat _mm256_set1_epi64x, load _mm256_loadu_si256, store _mm256_storeu_si256,
     add _mm256_add_epi64, sub _mm256_sub_epi64, and _mm256_and_si256,
-    shift_right _mm256_srli_epi64, mul32 _mm256_mul_epu32;
+    shift_right _mm256_srl_epi64, shift_left _mm256_sll_epi64, mul32 _mm256_mul_epu32;
 }
 
 /// `x` in every lane, on the CPU that made `like`.
@@ -243,7 +250,7 @@ fn add<V: Lanes>(a: V, b: V) -> V {
 /// s0` given as its 32-bit halves (proof in the module docs).
 #[inline(always)]
 fn mul_add_wide<V: Lanes>(a: V, b: V, b_hi: V, (s1, s0): (V, V)) -> (V, V) {
-    let a_hi = a.shr32();
+    let a_hi = a.shr::<32>();
     combine(a.mul32(b), a.mul32(b_hi), a_hi.mul32(b), a_hi.mul32(b_hi), s1, s0)
 }
 
@@ -251,16 +258,18 @@ fn mul_add_wide<V: Lanes>(a: V, b: V, b_hi: V, (s1, s0): (V, V)) -> (V, V) {
 #[inline(always)]
 fn mul_wide<V: Lanes>(a: V, b: V) -> (V, V) {
     let zero = splat(a, 0);
-    mul_add_wide(a, b, b.shr32(), (zero, zero))
+    mul_add_wide(a, b, b.shr::<32>(), (zero, zero))
 }
 
-/// `a^2` as `(hi, lo)`: [`mul_wide`] with the cross product computed once.
+/// `a^2` as `(hi, lo)`, with the doubled cross product as a shift by 33 (proof in the module
+/// docs).
 #[inline(always)]
 fn square_wide<V: Lanes>(a: V) -> (V, V) {
-    let a_hi = a.shr32();
-    let cross = a.mul32(a_hi);
-    let zero = splat(a, 0);
-    combine(a.mul32(a), cross, cross, a_hi.mul32(a_hi), zero, zero)
+    let a_hi = a.shr::<32>();
+    let (ll, cross) = (a.mul32(a), a.mul32(a_hi));
+    let t0 = cross.add(ll.shr::<33>());
+    let hi = a_hi.mul32(a_hi).add(t0.shr::<31>());
+    (hi, ll.add(cross.shl::<33>()))
 }
 
 /// `ll + (lh + hl) 2^32 + hh 2^64 + s1 2^32 + s0` as `(hi, lo)`, for 32 x 32-bit products
@@ -269,9 +278,9 @@ fn square_wide<V: Lanes>(a: V) -> (V, V) {
 fn combine<V: Lanes>(ll: V, lh: V, hl: V, hh: V, s1: V, s0: V) -> (V, V) {
     let low32 = splat(ll, EPSILON);
     let ll = ll.add(s0);
-    let t0 = hl.add(ll.shr32());
+    let t0 = hl.add(ll.shr::<32>());
     let t1 = lh.add(s1).add(t0.and(low32));
-    let hi = hh.add(t0.shr32()).add(t1.shr32());
+    let hi = hh.add(t0.shr::<32>()).add(t1.shr::<32>());
     (hi, ll.join_low(t1))
 }
 
@@ -279,7 +288,7 @@ fn combine<V: Lanes>(ll: V, lh: V, hl: V, hh: V, s1: V, s0: V) -> (V, V) {
 #[inline(always)]
 fn reduce<V: Lanes>(hi: V, lo: V) -> V {
     let eps = splat(hi, EPSILON);
-    let hi_hi = hi.shr32();
+    let hi_hi = hi.shr::<32>();
     let t0 = lo.sub(hi_hi).sub_if_below(lo, hi_hi, eps);
     let t1 = hi.mul32(eps);
     let r = t0.add(t1);
@@ -407,7 +416,7 @@ impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
             _ => {
                 let mut halves = [(state[0].0[0], state[0].0[0]); G];
                 for (h, s) in halves.iter_mut().zip(wide_sum(state).0) {
-                    *h = (s.shr32(), s.and(splat(s, EPSILON)));
+                    *h = (s.shr::<32>(), s.and(splat(s, EPSILON)));
                 }
                 for (x, m) in state.iter_mut().zip(diag_m1) {
                     for (x, &h) in x.0.iter_mut().zip(&halves) {
