@@ -361,6 +361,22 @@ impl<V: Lanes, const G: usize> LinearOps for Packed<V, G> {
     }
 }
 
+/// The low and the high 32-bit halves of words, added exactly as integers (no overflow below
+/// `2^64`): the external layer's arithmetic.
+#[derive(Clone, Copy)]
+struct Halves<V>(V, V);
+
+impl<V: Lanes> LinearOps for Halves<V> {
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        Halves(self.0.add(rhs.0), self.1.add(rhs.1))
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        self.add(self)
+    }
+}
+
 /// `sum(state) (mod p)` per group, lazy, accumulated as `x_0 + (x_1 + ... + x_{t-1})` (as
 /// [`crate::linear`]'s sum: only `x_0` waits for a partial round's S-box) with one reduction at
 /// the end (bounds in the module docs). `state.len() >= 2`.
@@ -403,9 +419,27 @@ impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
         }
         sbox_chain::<Self, D>(self)
     }
+    /// [`crate::linear::external_layer`] on the 32-bit halves of the words with plain
+    /// additions, one vector group at a time (its halves fit in registers), then one
+    /// recombination per output (bounds in the module docs).
     #[inline(always)]
     fn external_layer(state: &mut [Self]) {
-        external_layer(state);
+        let t = state.len();
+        for g in 0..G {
+            let zero = splat(state[0].0[g], 0);
+            let mut halves = [Halves(zero, zero); MAX_WIDTH];
+            for (h, x) in halves.iter_mut().zip(&*state) {
+                let x = x.0[g];
+                *h = Halves(x.and(splat(x, EPSILON)), x.shr::<32>());
+            }
+            external_layer(&mut halves[..t]);
+            for (x, &Halves(low, high)) in state.iter_mut().zip(&halves) {
+                let eps = splat(low, EPSILON);
+                let u = low.add(high.shr::<32>().mul32(eps));
+                let r = u.add(high.shl::<32>());
+                x.0[g] = r.add_if_below(r, u, eps);
+            }
+        }
     }
     /// Same shapes and length behaviour as [`crate::linear::internal_layer`].
     #[inline(always)]
