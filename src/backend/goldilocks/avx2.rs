@@ -16,6 +16,11 @@ impl Avx2 {
             _mm256_and_si256(below, c.0)
         }
     }
+    /// [`Lanes::mul_epsilon`].
+    #[inline(always)]
+    pub(super) fn mul_epsilon_isa(self) -> Self {
+        self.mul32(Self::splat(self.cpu(), super::EPSILON))
+    }
     /// [`Lanes::join_low`].
     #[inline(always)]
     pub(super) fn join_low_isa(self, high: Self) -> Self {

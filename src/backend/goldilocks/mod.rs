@@ -101,6 +101,8 @@ pub(super) trait Lanes: Copy {
     fn and(self, rhs: Self) -> Self;
     /// `self >> N`.
     fn shr<const N: u32>(self) -> Self;
+    /// `(self mod 2^32) EPSILON`, as one multiplication (see the ISA's implementation).
+    fn mul_epsilon(self) -> Self;
     /// `self << N`.
     fn shl<const N: u32>(self) -> Self;
     /// `(self mod 2^32) * (rhs mod 2^32)`, the full 64-bit product.
@@ -202,6 +204,10 @@ macro_rules! lanes_types {
                 $name(unsafe { $mul(self.0, rhs.0) })
             }
             #[inline(always)]
+            fn mul_epsilon(self) -> Self {
+                self.mul_epsilon_isa()
+            }
+            #[inline(always)]
             fn join_low(self, high: Self) -> Self {
                 self.join_low_isa(high)
             }
@@ -290,7 +296,7 @@ fn reduce<V: Lanes>(hi: V, lo: V) -> V {
     let eps = splat(hi, EPSILON);
     let hi_hi = hi.shr::<32>();
     let t0 = lo.sub(hi_hi).sub_if_below(lo, hi_hi, eps);
-    let t1 = hi.mul32(eps);
+    let t1 = hi.mul_epsilon();
     let r = t0.add(t1);
     r.add_if_below(r, t1, eps)
 }
@@ -300,7 +306,7 @@ fn reduce<V: Lanes>(hi: V, lo: V) -> V {
 #[inline(always)]
 fn reduce_plus_epsilon<V: Lanes>(hi: V, lo: V) -> V {
     let eps = splat(hi, EPSILON);
-    let w = hi.mul32(eps).add(eps.sub(hi.shr::<32>()));
+    let w = hi.mul_epsilon().add(eps.sub(hi.shr::<32>()));
     let r = lo.add(w);
     r.add_if_below(r, w, eps)
 }
@@ -404,7 +410,7 @@ fn wide_sum<V: Lanes, const G: usize>(state: &[Packed<V, G>]) -> Packed<V, G> {
         }
     }
     for (lo, carries) in lo.0.iter_mut().zip(carries) {
-        let c = carries.mul32(eps);
+        let c = carries.mul_epsilon();
         let r = lo.add(c);
         *lo = r.add_if_below(r, c, eps);
     }
@@ -445,7 +451,7 @@ impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
             external_layer(&mut halves[..t]);
             for (x, &Halves(low, high)) in state.iter_mut().zip(&halves) {
                 let eps = splat(low, EPSILON);
-                let u = low.add(high.shr::<32>().mul32(eps));
+                let u = low.add(high.shr::<32>().mul_epsilon());
                 let r = u.add(high.shl::<32>());
                 x.0[g] = r.add_if_below(r, u, eps);
             }
