@@ -9,36 +9,62 @@
 //! each operation issues independent instruction chains for the out-of-order core to overlap:
 //! 4 with AVX-512F (32 registers), 2 with AVX2 (16 registers; 4 spill). Goldilocks t = 12,
 //! µs per permutation for G = 1 / 2 / 4: AVX-512F 0.65 / 0.56 / 0.51, AVX2 0.93 / 0.77 / 0.88
-//! (`cargo bench --bench batch`, Zen 4, 2026-11-30).
+//! (`cargo bench --bench batch`, Zen 4, 2026-11-30, before the operation counts below were
+//! cut; G = 4 stayed the fastest AVX-512F choice after, 0.41 against 0.45 for G = 2 and 0.46
+//! for G = 8).
 //! As in `GoldilocksFast`, any `u64` `v` stands for `v mod p`: every operation below accepts
 //! any `u64` and returns some `u64` (lazy); only [`canonical`] reduces, at the store.
 //!
 //! # Arithmetic and bounds (`EPSILON = 2^32 - 1 = 2^64 mod p`; `2^96 = -1 mod p`)
+//! The kernel is bound by the number of vector operations (measured: every operation removed
+//! below made it faster, latency-hiding reorderings that added one did not), so each step is
+//! written for the fewest, and products by `EPSILON` stay one multiplication
+//! ([`Lanes::mul_epsilon`]).
 //! - [`add`]: `a + b = s + c 2^64` with `c` in {0, 1}, and `2^64 = EPSILON`. A carry (`s < a`)
 //!   adds `EPSILON` to `s <= 2^64 - 2`; if that wraps (`s' < s`), `s' <= EPSILON - 2`, and the
 //!   lost `2^64` is one more `EPSILON`: `s' + EPSILON < 2^64`, no third wrap.
-//! - [`mul_wide`]: the exact product `a b = hh 2^64 + (lh + hl) 2^32 + ll` from the four 32 x
-//!   32-bit products (each `<= (2^32 - 1)^2 = 2^64 - 2^33 + 1`). `t0 = hl + (ll >> 32) <= 2^64 -
-//!   2^32` and `t1 = lh + (t0 mod 2^32) <= 2^64 - 2^32` cannot overflow; then
-//!   `a b = (hh + (t0 >> 32) + (t1 >> 32)) 2^64 + (t1 mod 2^32) 2^32 + (ll mod 2^32)`, whose high
-//!   word is `< 2^64` because the product is `< 2^128`.
+//! - [`add_canonical`] (`c < p`): a carry leaves `s = a + c - 2^64 <= p - 2`, and
+//!   `s + EPSILON <= 2^64 - 2` cannot wrap: one check.
+//! - [`mul_add_wide`]: the exact `a b + s` (`s = s1 2^32 + s0`, 32-bit halves) from the four 32 x
+//!   32-bit products `ll, lh, hl, hh` (each `<= (2^32 - 1)^2 = 2^64 - 2^33 + 1`):
+//!   `ll' = ll + s0 <= 2^64 - 2^32`, `t0 = hl + (ll' >> 32) <= 2^64 - 2^32` and
+//!   `t1 = lh + s1 + (t0 mod 2^32) <= 2^64 - 1` cannot overflow; then
+//!   `a b + s = (hh + (t0 >> 32) + (t1 >> 32)) 2^64 + (t1 mod 2^32) 2^32 + (ll' mod 2^32)`,
+//!   whose high word is `< 2^64` because `a b + s <= (2^64 - 1)^2 + 2^64 - 1 < 2^128`.
+//!   [`mul_wide`] is the case `s = 0`.
+//! - [`square_wide`]: `a^2 = ll + cross 2^33 + hh 2^64` with `cross = a0 a1`.
+//!   `t0 = cross + (ll >> 33) <= 2^64 - 2^33 + 2^31` cannot overflow, `a^2 = (hh + (t0 >> 31))
+//!   2^64 + (ll + (cross << 33) mod 2^64)`, and `hh + (t0 >> 31) <= 2^64 - 2`.
 //! - [`reduce`]: `hi 2^64 + lo` with `hi = h1 2^32 + h0` is `lo - h1 + h0 EPSILON (mod p)`.
 //!   `lo - h1` borrowing wraps to `>= 2^64 - 2^32 + 1 > EPSILON`, so taking the borrowed `2^64 =
 //!   EPSILON` off cannot borrow again. `h0 EPSILON <= 2^64 - 2^33 + 1`, so a wrapped sum is
 //!   `<= 2^64 - 2^33` and adding `EPSILON` for the carry cannot wrap again.
+//! - [`reduce_plus_epsilon`]: `w = h0 EPSILON + (EPSILON - h1)` is never negative (`h1 <=
+//!   EPSILON`) and `<= 2^32 EPSILON = 2^64 - 2^32`; `lo + w = hi 2^64 + lo + EPSILON (mod p)`,
+//!   and a wrapped `lo + w` is `<= 2^64 - 2^32 - 1`, so adding `EPSILON` for the carry cannot
+//!   wrap again: one check instead of two.
 //! - Internal layer ([`Packed::internal_layer`], `t >= 4`): the sum `s` is accumulated as a
 //!   64-bit word plus a carry count `c < MAX_WIDTH`, then `lo + c EPSILON` (`c EPSILON < 2^37`: a
-//!   wrapped sum is `< 2^37`, one `EPSILON` correction). Each output is `reduce(x_i m_i + s)`:
-//!   `x_i m_i <= (2^64 - 1)^2` has a high word `<= 2^64 - 2`, so the carry of adding `s` to the
-//!   low word fits in it.
+//!   wrapped sum is `< 2^37`, one `EPSILON` correction). `s' = s - EPSILON (mod p)` (as in
+//!   [`reduce`]'s first step) is split into 32-bit halves once per round, and each output is
+//!   `reduce_plus_epsilon(x_i m_i + s') = x_i m_i + s`, with `m_i >> 32` precomputed
+//!   ([`Constant`]).
+//! - External layer ([`Packed::external_layer`]): `x = h 2^32 + l` with 32-bit halves, and
+//!   `M_E x = M_E l + 2^32 M_E h` exactly. Every entry of `M_E` is a non-negative integer and
+//!   every row sums to at most `(t / 4 + 1) 16 <= 144` (`t <= MAX_WIDTH = 32`; 3 and 4 for
+//!   t = 2, 3), so every intermediate and output value of the plain-integer layer on `l` or on
+//!   `h` is `<= 144 (2^32 - 1) < 2^40`: no overflow. Output `L + H 2^32 = L + (H >> 32)
+//!   EPSILON + (H << 32 mod 2^64) (mod p)`: `u = L + (H >> 32) EPSILON < 2^41`, and a wrapped
+//!   `u + (H << 32)` is `< 2^41`, so one `EPSILON` correction cannot wrap again.
 //! - [`canonical`]: a `u64` is `< 2p`, so one conditional subtraction of `p` gives `[0, p)`.
 //!
 //! # Round structure
 //! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`]; the
 //! external layer and the fixed t = 2, 3 internal matrices are [`crate::linear`]'s, run on
-//! [`LinearOps`] with the lazy [`add`]. Round constants are converted once per batch call to
-//! canonical plain values and broadcast into registers (one register per constant, shared by the
-//! groups). A field stored as `x r` (`r` = its [`Field::goldilocks_factor`]) is multiplied by
+//! [`LinearOps`]: the external layer with the exact additions of [`Halves`], the fixed internal
+//! matrices with the lazy [`add`]. Round constants are converted once per batch call to
+//! canonical plain values and broadcast into registers (a [`Constant`]: the value and its high
+//! half, shared by the groups). A field stored as `x r` (`r` = its [`Field::goldilocks_factor`]) is multiplied by
 //! `r^-1` on load and by `r` on store.
 
 use alloc::vec::Vec;
@@ -699,5 +725,144 @@ fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The arithmetic steps against `u128` on the extreme words (the bounds in the module docs
+    //! are tight at these), on every register type this CPU runs.
+
+    use super::*;
+    use std::eprintln;
+
+    /// Words at and around the edges of the bounds: `0`, `EPSILON`, `2^32`, `2^63`, `p` and
+    /// `2^64 - 1`.
+    const WORDS: [u64; 13] = [
+        0,
+        1,
+        2,
+        EPSILON - 1,
+        EPSILON,
+        1 << 32,
+        (1 << 32) + 1,
+        1 << 63,
+        MODULUS - 1,
+        MODULUS,
+        MODULUS + 1,
+        u64::MAX - 1,
+        u64::MAX,
+    ];
+
+    fn mod_p(x: u128) -> u64 {
+        (x % u128::from(MODULUS)) as u64
+    }
+
+    fn lane0<V: Lanes>(v: V) -> u64 {
+        let mut words = V::Words::default();
+        v.store(&mut words);
+        words.as_ref()[0]
+    }
+
+    fn wide<V: Lanes>((hi, lo): (V, V)) -> u128 {
+        (u128::from(lane0(hi)) << 64) | u128::from(lane0(lo))
+    }
+
+    /// Runs `check` on every register type this CPU runs, and says which it skips.
+    fn on_every_isa(check: fn(&dyn Fn(u64) -> Isa)) {
+        let mut ran = false;
+        if let Some(cpu) = Avx512::detect() {
+            check(&|x| Isa::Avx512(Avx512::splat(cpu, x)));
+            ran = true;
+        } else {
+            eprintln!("no avx512f: AVX-512 arithmetic not tested");
+        }
+        if let Some(cpu) = Avx2::detect() {
+            check(&|x| Isa::Avx2(Avx2::splat(cpu, x)));
+            ran = true;
+        } else {
+            eprintln!("no avx2: AVX2 arithmetic not tested");
+        }
+        if !ran {
+            eprintln!("no SIMD register type on this CPU: nothing tested");
+        }
+    }
+
+    /// A register of either type, so one check covers both.
+    #[derive(Clone, Copy)]
+    enum Isa {
+        Avx512(Avx512),
+        Avx2(Avx2),
+    }
+
+    /// Evaluates `$body` on the registers of `$isa`, all of one type.
+    macro_rules! apply {
+        ($isa:expr, |$($x:ident),*| $body:expr) => {
+            match $isa {
+                [$(Isa::Avx512($x)),*] => $body,
+                [$(Isa::Avx2($x)),*] => $body,
+                #[allow(unreachable_patterns)]
+                _ => unreachable!("one register type per call"),
+            }
+        };
+    }
+
+    #[test]
+    fn products_plus_words_are_exact() {
+        on_every_isa(|r| {
+            for a in WORDS {
+                for b in WORDS {
+                    for s in WORDS {
+                        let got = apply!([r(a), r(b), r(b >> 32), r(s >> 32), r(s & EPSILON)],
+                            |a, b, b_hi, s1, s0| wide(mul_add_wide(a, b, b_hi, (s1, s0))));
+                        let want = u128::from(a) * u128::from(b) + u128::from(s);
+                        assert_eq!(got, want, "{a} * {b} + {s}");
+                    }
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn squares_are_exact() {
+        on_every_isa(|r| {
+            for a in WORDS {
+                let got = apply!([r(a)], |a| wide(square_wide(a)));
+                assert_eq!(got, u128::from(a) * u128::from(a), "{a}^2");
+            }
+        });
+    }
+
+    #[test]
+    fn reductions_are_congruent() {
+        on_every_isa(|r| {
+            for hi in WORDS {
+                for lo in WORDS {
+                    let value = (u128::from(hi) << 64) | u128::from(lo);
+                    let got = apply!([r(hi), r(lo)], |hi, lo| lane0(reduce(hi, lo)));
+                    assert_eq!(mod_p(got.into()), mod_p(value), "reduce {hi} {lo}");
+                    let got = apply!([r(hi), r(lo)], |hi, lo| lane0(reduce_plus_epsilon(hi, lo)));
+                    let want = mod_p(u128::from(mod_p(value)) + u128::from(EPSILON));
+                    assert_eq!(mod_p(got.into()), want, "reduce_plus_epsilon {hi} {lo}");
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn additions_are_congruent() {
+        on_every_isa(|r| {
+            for a in WORDS {
+                for b in WORDS {
+                    let want = mod_p(u128::from(a) + u128::from(b));
+                    let got = apply!([r(a), r(b)], |a, b| lane0(add(a, b)));
+                    assert_eq!(mod_p(got.into()), want, "{a} + {b}");
+                    if b < MODULUS {
+                        let got = apply!([r(a), r(b)], |a, b| lane0(add_canonical(a, b)));
+                        assert_eq!(mod_p(got.into()), want, "{a} + canonical {b}");
+                    }
+                }
+            }
+        });
     }
 }
