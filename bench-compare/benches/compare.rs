@@ -15,7 +15,8 @@
 //! timed with the caveat in the table.
 //!
 //! `cargo bench --manifest-path bench-compare/Cargo.toml` (default release profile, no
-//! RUSTFLAGS).
+//! RUSTFLAGS); words after `--` keep only the rows whose operation contains one of them
+//! (`-- "t=12 batch"`).
 
 #[path = "../../benches/common/mod.rs"]
 mod common;
@@ -640,6 +641,14 @@ fn main() {
     #[cfg(feature = "goldilocks")]
     rows.extend(goldilocks_rows());
     rows.extend(batch_rows());
+    // `cargo bench ... -- WORDS`: only the rows whose operation contains one of the words.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if !filters.is_empty() {
+        rows.retain(|row| filters.iter().any(|f| row.op.contains(f.as_str())));
+    }
 
     println!("| operation | fast-poseidon2 µs | peer | peer µs | ours / peer | check |");
     println!("|---|---|---|---|---|---|");

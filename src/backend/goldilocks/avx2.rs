@@ -16,11 +16,17 @@ impl Avx2 {
             _mm256_and_si256(below, c.0)
         }
     }
-    /// [`Lanes::blend_high`].
+    /// [`Lanes::mul_epsilon`].
     #[inline(always)]
-    pub(super) fn blend_high_isa(self, high: Self) -> Self {
-        // SAFETY: `self` proves avx2. Mask bits 1, 3, 5, 7 select the odd (high) 32-bit halves.
-        Avx2(unsafe { _mm256_blend_epi32::<0b1010_1010>(self.0, high.0) })
+    pub(super) fn mul_epsilon_isa(self) -> Self {
+        self.mul32(Self::splat(self.cpu(), super::EPSILON))
+    }
+    /// [`Lanes::join_low`].
+    #[inline(always)]
+    pub(super) fn join_low_isa(self, high: Self) -> Self {
+        // SAFETY: `self` proves avx2. Mask bits 1, 3, 5, 7 select the odd (high) 32-bit halves
+        // of `high << 32`.
+        Avx2(unsafe { _mm256_blend_epi32::<0b1010_1010>(self.0, _mm256_slli_epi64::<32>(high.0)) })
     }
     /// [`Lanes::add_if_below`].
     #[inline(always)]
