@@ -99,6 +99,29 @@ macro_rules! product {
     };
 }
 
+/// The inline assembly of [`product!`] with `$a`, `$b` its operand strings and `$inputs` the
+/// input operands they name (`m`, the [`Modulus`], is always one); evaluates to the result
+/// limbs. Expands inside an `unsafe` block whose `// SAFETY:` comment is the caller's.
+macro_rules! product_asm {
+    ($a:tt, $b:tt, $($inputs:tt)*) => {{
+        let (r0, r1, r2, r3): (u64, u64, u64, u64);
+        core::arch::asm!(
+            product!($a, $b),
+            $($inputs)*
+            t0 = out(reg) r1,
+            t1 = out(reg) r2,
+            t2 = out(reg) r3,
+            t3 = out(reg) _,
+            t4 = out(reg) r0,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+        [r0, r1, r2, r3]
+    }};
+}
+
 /// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, for `a + p < 2^256` and any `b` (the
 /// contract of `field::montgomery::mul_portable`). `a` is read from memory, `b` stays in
 /// registers: pass the operand computed longer ago as `a` where the contract allows (a value
@@ -111,40 +134,27 @@ macro_rules! product {
 /// Only call after [`available`] returned `true`.
 #[inline(always)]
 pub(super) fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: the caller checked `available()`, so the CPU has MULX (BMI2) and ADCX/ADOX (ADX),
     // the only instructions beyond x86_64 baseline used here; the block reads the 4 limbs behind
     // `a` and the 5 words of `m` (`#[repr(C)]`: limbs, then `inv`), both references valid for
     // reads, writes only its register operands, and does not touch the stack.
     unsafe {
-        core::arch::asm!(
-            product!(
-                [
-                    "qword ptr [{a}]",
-                    "qword ptr [{a} + 8]",
-                    "qword ptr [{a} + 16]",
-                    "qword ptr [{a} + 24]"
-                ],
-                ["{b0}", "{b1}", "{b2}", "{b3}"]
-            ),
+        product_asm!(
+            [
+                "qword ptr [{a}]",
+                "qword ptr [{a} + 8]",
+                "qword ptr [{a} + 16]",
+                "qword ptr [{a} + 24]"
+            ],
+            ["{b0}", "{b1}", "{b2}", "{b3}"],
             a = in(reg) a.as_ptr(),
             b0 = in(reg) b[0],
             b1 = in(reg) b[1],
             b2 = in(reg) b[2],
             b3 = in(reg) b[3],
             m = in(reg) core::ptr::from_ref(m),
-            t0 = out(reg) r1,
-            t1 = out(reg) r2,
-            t2 = out(reg) r3,
-            t3 = out(reg) _,
-            t4 = out(reg) r0,
-            hi = out(reg) _,
-            lo = out(reg) _,
-            out("rdx") _,
-            options(pure, readonly, nostack),
-        );
+        )
     }
-    [r0, r1, r2, r3]
 }
 
 /// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a + p < 2^256`: [`mul`] with `b = a`,
@@ -153,31 +163,18 @@ pub(super) fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
 /// Only call after [`available`] returned `true`.
 #[inline(always)]
 pub(super) fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: as in `mul` (here only the 5 words of `m` are read from memory).
     unsafe {
-        core::arch::asm!(
-            product!(
-                ["{a0}", "{a1}", "{a2}", "{a3}"],
-                ["{a0}", "{a1}", "{a2}", "{a3}"]
-            ),
+        product_asm!(
+            ["{a0}", "{a1}", "{a2}", "{a3}"],
+            ["{a0}", "{a1}", "{a2}", "{a3}"],
             a0 = in(reg) a[0],
             a1 = in(reg) a[1],
             a2 = in(reg) a[2],
             a3 = in(reg) a[3],
             m = in(reg) core::ptr::from_ref(m),
-            t0 = out(reg) r1,
-            t1 = out(reg) r2,
-            t2 = out(reg) r3,
-            t3 = out(reg) _,
-            t4 = out(reg) r0,
-            hi = out(reg) _,
-            lo = out(reg) _,
-            out("rdx") _,
-            options(pure, readonly, nostack),
-        );
+        )
     }
-    [r0, r1, r2, r3]
 }
 
 #[cfg(test)]
