@@ -389,3 +389,31 @@ fn runtime_batch_equals_scalar_for_sbox_degree_seven() {
         check::<ark_bls12_381::Fr>(7, t);
     }
 }
+
+/// `permute_batch_on` runs the portable path for every field, the backend `batch_backend`
+/// picks for the field, and never a kernel written for another field (it returns `false` then
+/// and leaves the states alone).
+#[test]
+fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
+    let (bn, gl) = (bn254::ct::t3(), goldilocks::ct::t8());
+    let bn_input = states::<ark_bn254::Fr, 3>(9, 1);
+    let gl_input = states::<GoldilocksFast, 8>(9, 2);
+    for backend in [BatchBackend::Portable, batch_backend::<ark_bn254::Fr>()] {
+        let mut batch = bn_input.clone();
+        assert!(bn.permute_batch_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch[8], bn.permutation(&bn_input[8]), "{backend:?}");
+    }
+    for backend in [BatchBackend::Portable, batch_backend::<GoldilocksFast>()] {
+        let mut batch = gl_input.clone();
+        assert!(gl.permute_batch_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch[8], gl.permutation(&gl_input[8]), "{backend:?}");
+    }
+    for backend in [BatchBackend::Avx512, BatchBackend::Avx2] {
+        let mut batch = bn_input.clone();
+        assert!(!bn.permute_batch_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch, bn_input, "{backend:?}");
+    }
+    let mut batch = gl_input.clone();
+    assert!(!gl.permute_batch_on(BatchBackend::Avx512Ifma, &mut batch));
+    assert_eq!(batch, gl_input);
+}

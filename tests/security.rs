@@ -10,7 +10,7 @@ use common::babybear::BabyBear;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::security::{check_internal_matrix, round_numbers};
 use fast_poseidon2::{Error, Poseidon2Params};
-use small::F17;
+use small::{F5, F7, F13, F17};
 
 /// Security level of every shipped instance, in bits.
 const SECURITY: u32 = 128;
@@ -173,6 +173,113 @@ fn internal_matrix_with_a_scalar_square_is_rejected_though_its_charpoly_is_irred
         check_internal_matrix(&mu),
         Err(Error::InsecureInternalMatrix)
     );
+}
+
+/// `A` (t x t) has a minimal polynomial irreducible of degree t exactly when `F^t` has no
+/// `A`-invariant subspace besides 0 and itself, i.e. when every non-zero `v` is cyclic:
+/// `v, A v, ..., A^(t-1) v` are independent. Checked for every `v` whose first non-zero entry is
+/// 1 (scaling `v` changes nothing).
+fn minimal_polynomial_is_irreducible_of_degree_t<F: PrimeField>(a: &[Vec<F>]) -> bool {
+    let t = a.len();
+    let p = small::modulus::<F>();
+    (1..p.pow(t as u32)).all(|index| {
+        let v = digits::<F>(index, t);
+        if v.iter().find(|&&x| x != F::ZERO) != Some(&F::ONE) {
+            return true;
+        }
+        let mut krylov = vec![v];
+        for _ in 1..t {
+            let last = krylov.last().expect("non-empty");
+            let next = a
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .zip(last)
+                        .fold(F::ZERO, |s, (&x, &y)| s.add(x.mul(y)))
+                })
+                .collect();
+            krylov.push(next);
+        }
+        small::determinant(krylov) != F::ZERO
+    })
+}
+
+/// The base-p digits of `index`, as `t` field elements.
+fn digits<F: PrimeField>(mut index: usize, t: usize) -> Vec<F> {
+    let p = small::modulus::<F>();
+    (0..t)
+        .map(|_| {
+            let digit = index % p;
+            index /= p;
+            F::from_u64(digit as u64)
+        })
+        .collect()
+}
+
+/// The definition the check implements (module docs of `security::internal_matrix`, the
+/// reference's `check_minpoly_condition`): `M_I = J - I + diag(mu)` is accepted when the minimal
+/// polynomial of `M_I^k` is irreducible of degree t for every `k = 1..=2t`, here with dense
+/// matrix powers and the invariant-subspace criterion instead of polynomial arithmetic.
+fn textbook_internal_matrix_check<F: PrimeField>(mu: &[F]) -> bool {
+    let t = mu.len();
+    let m: Vec<Vec<F>> = (0..t)
+        .map(|i| {
+            (0..t)
+                .map(|j| if i == j { mu[i] } else { F::ONE })
+                .collect()
+        })
+        .collect();
+    let mut power = m.clone();
+    for k in 1..=2 * t {
+        if k > 1 {
+            power = power
+                .iter()
+                .map(|row| {
+                    (0..t)
+                        .map(|j| (0..t).fold(F::ZERO, |s, l| s.add(row[l].mul(m[l][j]))))
+                        .collect()
+                })
+                .collect();
+        }
+        if !minimal_polynomial_is_irreducible_of_degree_t(&power) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Every diagonal `mu` of GF(13)^2, GF(7)^3 and GF(5)^4: the check accepts
+/// exactly the ones the definition accepts (and each set has both kinds). Widths 2 and 3 are
+/// prime, width 4 has the proper subfield `F_(p^2)` of `F_(p^4)`. (GF(3)^4, GF(3)^5 and GF(3)^6
+/// have no accepted diagonal at all.)
+#[test]
+fn internal_matrix_check_agrees_with_the_definition_on_every_small_diagonal() {
+    fn exhaust<F: PrimeField>(t: usize) {
+        let p = small::modulus::<F>();
+        let mut accepted = 0;
+        for index in 0..p.pow(t as u32) {
+            let mu = digits::<F>(index, t);
+            let expected = textbook_internal_matrix_check(&mu);
+            let got = check_internal_matrix(&mu);
+            assert_eq!(
+                got.is_ok(),
+                expected,
+                "GF({p}), mu = {:?}: {got:?}",
+                mu.iter().map(|&x| small::canonical(x)).collect::<Vec<_>>()
+            );
+            if !expected {
+                assert_eq!(got, Err(Error::InsecureInternalMatrix));
+            }
+            accepted += usize::from(expected);
+        }
+        assert!(
+            0 < accepted && accepted < p.pow(t as u32),
+            "GF({p}), t = {t}: {accepted} accepted"
+        );
+    }
+    exhaust::<F13>(2);
+    exhaust::<F7>(3);
+    exhaust::<F5>(4);
 }
 
 #[test]
