@@ -7,12 +7,15 @@
     feature = "std"
 ))]
 
+mod small;
+
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast, MODULUS};
 use fast_poseidon2::instances::{bn254, goldilocks};
 use fast_poseidon2::{BatchBackend, Error, Poseidon2, Poseidon2Params, batch_backend};
 use rand::{Rng, SeedableRng, rngs::StdRng};
+use small::F257;
 
 /// The batch sizes the spec names: empty, below, at and around one and two vector groups of 4
 /// (AVX2) and 8 lanes, large.
@@ -370,23 +373,36 @@ fn compress_batch_rejects_a_ragged_input() {
     );
 }
 
+/// `Poseidon2::permute_batch` on parameters generated over `F` for S-box degree `d` and width
+/// `t` equals the scalar permutation on 17 random states.
+fn check_runtime_batch<F: PrimeField>(d: u64, t: usize) {
+    let perm = Poseidon2::new(Poseidon2Params::<F>::generate(t, d, 8, 12).expect("params"));
+    let mut rng = StdRng::seed_from_u64(d);
+    let input: Vec<F> = (0..17 * t).map(|_| random(&mut rng)).collect();
+    let mut batch = input.clone();
+    perm.permute_batch(&mut batch).unwrap();
+    for (got, x) in batch.chunks_exact(t).zip(input.chunks_exact(t)) {
+        assert_eq!(got, perm.permutation(x).unwrap(), "d = {d}, t = {t}");
+    }
+}
+
 /// Another S-box chain (`x^7`) through the batch path, on runtime instances generated for it.
 #[test]
 fn runtime_batch_equals_scalar_for_sbox_degree_seven() {
-    fn check<F: PrimeField>(d: u64, t: usize) {
-        let perm = Poseidon2::new(Poseidon2Params::<F>::generate(t, d, 8, 12).expect("params"));
-        let mut rng = StdRng::seed_from_u64(d);
-        let input: Vec<F> = (0..17 * t).map(|_| random(&mut rng)).collect();
-        let mut batch = input.clone();
-        perm.permute_batch(&mut batch).unwrap();
-        for (got, x) in batch.chunks_exact(t).zip(input.chunks_exact(t)) {
-            assert_eq!(got, perm.permutation(x).unwrap(), "d = {d}, t = {t}");
-        }
-    }
     // 3 and 11 divide p - 1 for both fields: only x^7 is another permutation here.
     for t in [3, 4] {
-        check::<ark_bn254::Fr>(7, t);
-        check::<ark_bls12_381::Fr>(7, t);
+        check_runtime_batch::<ark_bn254::Fr>(7, t);
+        check_runtime_batch::<ark_bls12_381::Fr>(7, t);
+    }
+}
+
+/// The other two S-box degrees the runtime batch dispatches on, over GF(257) (`p - 1 = 2^8`, so
+/// `x^3` and `x^11` are permutations there).
+#[test]
+fn runtime_batch_equals_scalar_for_sbox_degrees_three_and_eleven() {
+    for t in [3, 4] {
+        check_runtime_batch::<F257>(3, t);
+        check_runtime_batch::<F257>(11, t);
     }
 }
 
