@@ -86,6 +86,12 @@ fn shipped() -> Vec<(&'static str, ShippedInstance)> {
             poseidon2_t12
         ]
     );
+    ship!(
+        "goldilocks",
+        goldilocks,
+        fast_poseidon2::goldilocks::Goldilocks,
+        [poseidon2_t8, poseidon2_t12, poseidon2_t16, poseidon2_t20]
+    );
     all
 }
 
