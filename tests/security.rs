@@ -288,6 +288,37 @@ fn internal_matrix_check_agrees_with_the_definition_on_every_small_diagonal() {
     exhaust::<F5>(4);
 }
 
+/// `mu = (12, 10, 4, 4, 9, 3)` over GF(13), t = 6: the characteristic polynomial is squarefree
+/// with irreducible factors of degrees 1, 2 and 3, so `x^(13^6) = x` modulo it, and no power
+/// `lambda^k` (k <= 12) of an eigenvalue lies in a proper subfield in every factor at once (found
+/// and checked with a script). Only the gcd step of Rabin's test, `gcd(x^(13^3) - x, f) != 1`,
+/// sees that it is reducible; `M_I` has an eigenvalue in GF(13) itself.
+#[test]
+fn internal_matrix_with_charpoly_factors_of_degrees_one_two_three_is_rejected() {
+    let mu: Vec<F13> = [12, 10, 4, 4, 9, 3].map(F13::from_u64).to_vec();
+    let has_eigenvalue = (0..13).any(|l| {
+        let shifted: Vec<Vec<F13>> = (0..6)
+            .map(|i| {
+                (0..6)
+                    .map(|j| {
+                        if i == j {
+                            mu[i].sub(F13::from_u64(l))
+                        } else {
+                            F13::ONE
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        small::determinant(shifted) == F13::ZERO
+    });
+    assert!(has_eigenvalue);
+    assert_eq!(
+        check_internal_matrix(&mu),
+        Err(Error::InsecureInternalMatrix)
+    );
+}
+
 #[test]
 fn round_numbers_reject_widths_below_two() {
     assert_eq!(
