@@ -319,6 +319,91 @@ fn internal_matrix_with_charpoly_factors_of_degrees_one_two_three_is_rejected() 
     );
 }
 
+/// The search of GRAIN.md section 7 written out without shortcuts: every `R_P` in `1..500`,
+/// for each the smallest even `R_F` in `4..100` meeting every bound (the cost grows with `R_F`),
+/// the margin, and the cheapest pair (ties: smaller `R_F`).
+fn textbook_round_numbers(
+    n: u32,
+    t: usize,
+    d: u64,
+    m: u32,
+    margin: bool,
+) -> Option<(usize, usize)> {
+    let (n, tf, alpha, m) = (f64::from(n), t as f64, d as f64, f64::from(m));
+    let log = |x: f64, base: f64| x.ln() / base.ln();
+    let log2_binomial = |over: f64, under: f64| -> f64 {
+        let k = under.min(over - under);
+        (1..=k as u64)
+            .map(|i| log((over - k + i as f64) / i as f64, 2.0))
+            .sum()
+    };
+    let secure = |rf: f64, rp: f64| {
+        let statistical = if m <= (n - (alpha - 1.0) / 2.0).floor() * (tf + 1.0) {
+            6.0
+        } else {
+            10.0
+        };
+        let bounds = [
+            statistical,
+            1.0 + (log(2.0, alpha) * m.min(n)).ceil() + log(tf, alpha).ceil() - rp,
+            log(2.0, alpha) * m.min(n) - rp,
+            tf - 1.0 + log(2.0, alpha) * (m / (tf + 1.0)).min(n / 2.0) - rp,
+            (tf - 2.0 + m / (2.0 * log(alpha, 2.0)) - rp) / (tf - 1.0),
+        ];
+        let r = (tf / 3.0).floor();
+        let over = (rf - 1.0) * tf + 2.0 * rp + r + r * rf / 2.0 + alpha;
+        let under = r * rf / 2.0 + rp + alpha;
+        bounds.iter().all(|b| rf >= b.ceil()) && (2.0 * log2_binomial(over, under)).ceil() >= m
+    };
+    let mut best: Option<(usize, usize, usize)> = None;
+    for rp in 1..500usize {
+        let Some(rf) = (4..100usize)
+            .step_by(2)
+            .find(|&rf| secure(rf as f64, rp as f64))
+        else {
+            continue;
+        };
+        let (rf, rp) = if margin {
+            (rf + 2, (rp as f64 * 1.075).ceil() as usize)
+        } else {
+            (rf, rp)
+        };
+        let cost = t * rf + rp;
+        if best.is_none_or(|(c, f, _)| cost < c || (cost == c && rf < f)) {
+            best = Some((cost, rf, rp));
+        }
+    }
+    best.map(|(_, rf, rp)| (rf, rp))
+}
+
+/// `round_numbers` equals the shortcut-free search on a grid around the shipped parameters:
+/// field sizes where the statistical bound switches (35 bits for t = 3, d = 7, M = 128),
+/// small and large security levels, every S-box degree, with and without the margin.
+#[test]
+fn round_numbers_equal_the_exhaustive_search_on_a_parameter_grid() {
+    for n in [31, 35, 64, 254] {
+        for t in [2, 3, 4, 8] {
+            for d in [3, 5, 7] {
+                for m in [80, 128, 256] {
+                    for margin in [false, true] {
+                        let expected = textbook_round_numbers(n, t, d, m, margin).ok_or(
+                            Error::RoundsOutOfRange {
+                                rounds_f: 0,
+                                rounds_p: 0,
+                            },
+                        );
+                        assert_eq!(
+                            round_numbers(n, t, d, m, margin),
+                            expected,
+                            "n = {n}, t = {t}, d = {d}, M = {m}, margin {margin}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn round_numbers_reject_widths_below_two() {
     assert_eq!(
