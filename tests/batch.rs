@@ -433,3 +433,23 @@ fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
     assert!(!gl.permute_batch_on(BatchBackend::Avx512Ifma, &mut batch));
     assert_eq!(batch, gl_input);
 }
+
+/// With `parallel`, how a batch is split across threads changes nothing: on pools of 1, 3 and 8
+/// threads it equals the scalar permutation state by state.
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_batch_equals_scalar_on_any_thread_count() {
+    let perm = bn254::ct::t3();
+    let input = states::<ark_bn254::Fr, 3>(200, 7);
+    for threads in [1, 3, 8] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        let mut batch = input.clone();
+        pool.install(|| perm.permute_batch(&mut batch));
+        for (i, (got, x)) in batch.iter().zip(&input).enumerate() {
+            assert_eq!(*got, perm.permutation(x), "{threads} threads, state {i}");
+        }
+    }
+}
