@@ -1,33 +1,123 @@
 #!/usr/bin/env bash
-# Mutation testing with cargo-mutants over the core of src/ (or the files given as arguments),
-# against the specification-level test binaries that build fastest (override with MUTANTS_TESTS,
-# a space-separated list of test targets, e.g. MUTANTS_TESTS="small_fields properties"). Results land in mutants.out/ (outcomes.json,
-# caught.txt, missed.txt, timeout.txt, unviable.txt); VERIFICATION.md records the catch rate and
-# explains every survivor.
+# Mutation testing with cargo-mutants over every file of src/ that has mutants, one group of
+# files at a time, each against the smallest test binaries that specify it (one rebuild of the
+# crate and of those binaries per mutant, so fewer binaries = faster). Results land in
+# $MUTANTS_OUT/<group>/mutants.out/ (outcomes.json, caught.txt, missed.txt, timeout.txt,
+# unviable.txt); VERIFICATION.md records the catch rate and explains every survivor.
 #
-#   scripts/mutants.sh                              # the core files
-#   scripts/mutants.sh src/modes/sponge.rs          # chosen files
-#   MUTANTS_ARGS=--iterate scripts/mutants.sh ...   # resume: skip mutants already caught in
-#                                                   # MUTANTS_OUT/mutants.out
+#   scripts/mutants.sh                      # every group, in the order below
+#   scripts/mutants.sh modes batch          # chosen groups
+#   scripts/mutants.sh --list               # the groups, their files and test binaries
+#   MUTANTS_ARGS=--iterate scripts/mutants.sh modes  # resume: skip mutants already caught
 #
-# Needs cargo-mutants (`cargo install cargo-mutants --locked`). Slow: one build per mutant, so
-# mutants are built with opt-level 1 and run one at a time.
+# Environment: MUTANTS_OUT (default mutants.out.d), MUTANTS_TIMEOUT (test timeout in seconds;
+# default 4 times the unmutated tests' time, at least 20 s; a mutant that makes a test loop
+# counts as caught by timeout), MUTANTS_ARGS (extra
+# cargo-mutants arguments), MUTANTS_TESTS (override the test binaries of every chosen group),
+# PROPERTY_CASES and PROPTEST_CASES (cases per property, default here 8).
+#
+# The tree (tracked and untracked, not ignored, files) is copied to $CARGO_TARGET_DIR/mutants-tree
+# and mutated in place there (`--in-place`), so the crate keeps one path and builds
+# incrementally from mutant to mutant and run to run; the working tree is never touched.
+# Mutants are built without debug info, one job, dependencies at opt-level 1 and the crate at
+# opt-level 0 (per group, or MUTANTS_CRATE_OPT_LEVEL for all). Needs cargo-mutants (`cargo install cargo-mutants
+# --locked`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-files=("$@")
-if [ ${#files[@]} -eq 0 ]; then
-    files=(src/linear.rs src/permutation.rs "src/field/**" "src/params/**" "src/security/**")
+root=$(pwd)
+
+# name | files (cargo-mutants --file globs, space-separated) | test binaries | crate opt-level
+# | features | test-name filters (empty: every test of the binaries). batch: its binary runs the
+# SIMD kernels on 1000-state batches of 16 instances, minutes unoptimised, so its mutants run
+# against the BN254 t = 3 and Goldilocks t = 8 instances and the API tests; the thread split of
+# `run_batch` exists only with `parallel`. grain: most broken generators never finish (rejection
+# sampling), so each waits out the timeout; three generations (254-bit fixed diagonal, 255-bit
+# and 31-bit drawn diagonals) keep it short. simd: the kernels are declared inside the
+# `simd_only!` macro, which cargo-mutants does not expand, so the scratch copy declares them
+# with plain `#[cfg]` attributes (same condition) before the run; not part of "every group".
+groups=(
+    "core|src/linear.rs src/permutation.rs src/field/mod.rs src/params/mod.rs|small_fields|0||"
+    "bytes|src/bytes.rs src/error.rs|modes_bytes errors|0||"
+    "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|modes_sponge modes_compress|0||"
+    "ct|src/ct.rs src/poseidon2.rs src/instances/raw.rs|kat errors small_fields|0||"
+    "grain|src/params/grain.rs|reference_constants|0||bn254_t3_generation bls12_381_t4_generation babybear_t16"
+    "ark|src/field/ark.rs src/field/montgomery.rs|field_ark|0||"
+    "goldilocks|src/goldilocks/fast.rs|goldilocks_field|0||"
+    "security|src/security/internal_matrix.rs src/security/round_numbers.rs|security|0||"
+    "batch|src/batch.rs src/backend/mod.rs|batch|0|parallel|bn254_t3:: goldilocks_t8:: merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
+    "simd|src/backend/avx512_ifma.rs src/backend/goldilocks/*.rs|batch|0||bn254_t3:: bls12_381_t3:: goldilocks_t8:: ark_goldilocks_t8::"
+)
+
+if [ "${1:-}" = "--list" ]; then
+    printf '%s\n' "${groups[@]}" | column -t -s '|'
+    exit 0
 fi
-file_args=()
-for f in "${files[@]}"; do
-    file_args+=(--file "$f")
-done
+chosen=("$@")
+
+out="${MUTANTS_OUT:-$root/mutants.out.d}"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+scratch="$CARGO_TARGET_DIR/mutants-tree"
+# Fresh modification times (`tar -m`): a build left by an interrupted run, of a mutated file,
+# must never look up to date.
+rm -rf "$scratch"
+mkdir -p "$scratch"
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xmf - -C "$scratch"
+simd_cfg='#[cfg(all(target_arch = "x86_64", feature = "std", not(miri), not(fast_poseidon2_force_portable)))]'
+perl -0pi -e "s/simd_only! \{ items:\n    mod avx512_ifma;\n    mod goldilocks;\n\}/$simd_cfg\nmod avx512_ifma;\n$simd_cfg\nmod goldilocks;/" \
+    "$scratch/src/backend/mod.rs"
+grep -q '^mod avx512_ifma;' "$scratch/src/backend/mod.rs" || {
+    echo "mutants.sh: could not expose the SIMD modules to cargo-mutants" >&2
+    exit 1
+}
+
 export CARGO_PROFILE_TEST_OPT_LEVEL="${CARGO_PROFILE_TEST_OPT_LEVEL:-1}"
-# Test targets, passed to both the build and the test step of every mutant.
-tests=()
-for t in ${MUTANTS_TESTS:-small_fields kat errors reference_constants}; do
-    tests+=(--cargo-arg="--test=$t")
+export CARGO_PROFILE_TEST_DEBUG="${CARGO_PROFILE_TEST_DEBUG:-0}"
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-1}"
+export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-1}"
+export PROPERTY_CASES="${PROPERTY_CASES:-8}"
+# A failing property is enough: no shrinking (it can run a failing test for minutes).
+export PROPTEST_CASES="${PROPTEST_CASES:-8}"
+export PROPTEST_MAX_SHRINK_ITERS="${PROPTEST_MAX_SHRINK_ITERS:-1}"
+# The crate itself (library and test binaries, rebuilt for every mutant) at opt-level 0 unless
+# its group says otherwise: it compiles several times faster, and the tests still run in
+# seconds on opt-level-1 dependencies.
+
+run_group() {
+    local name files tests opt features filters
+    IFS='|' read -r name files tests opt features filters <<<"$1"
+    local args=(--cargo-arg="--config=profile.test.package.fast-poseidon2.opt-level=${MUTANTS_CRATE_OPT_LEVEL:-$opt}")
+    if [ -n "$features" ]; then
+        args+=(--cargo-arg="--features=$features")
+    fi
+    for f in $files; do
+        args+=(--file "$f")
+    done
+    for t in ${MUTANTS_TESTS:-$tests}; do
+        args+=(--cargo-arg="--test=$t")
+    done
+    if [ -n "$filters" ]; then
+        args+=(--cargo-test-arg=--)
+        for f in $filters; do
+            args+=(--cargo-test-arg="$f")
+        done
+    fi
+    echo "== $name: $files against $tests ${filters:+(tests matching: $filters) }($(date -u +%H:%M:%S) UTC)"
+    # The baseline (unmutated build and tests) must pass, or every mutant would look caught.
+    # shellcheck disable=SC2086 # MUTANTS_ARGS is a list of extra cargo-mutants arguments.
+    (cd "$scratch" && cargo mutants --in-place ${MUTANTS_TIMEOUT:+--timeout "$MUTANTS_TIMEOUT"} \
+        --timeout-multiplier 4 --minimum-test-timeout 20 --build-timeout 900 ${MUTANTS_ARGS:-} "${args[@]}" --output "$out/$name") || true
+    for k in caught missed timeout unviable; do
+        printf '%s %s: %s\n' "$name" "$k" "$(cat "$out/$name/mutants.out/$k.txt" 2>/dev/null | wc -l)"
+    done
+}
+
+# The chosen groups in the order given, or every group but simd.
+for want in "${chosen[@]:-all}"; do
+    for g in "${groups[@]}"; do
+        if { [ "$want" = all ] && [ "${g%%|*}" != simd ]; } || [ "${g%%|*}" = "$want" ]; then
+            run_group "$g"
+        fi
+    done
 done
-# shellcheck disable=SC2086 # MUTANTS_ARGS is a list of extra cargo-mutants arguments.
-cargo mutants -j 1 --timeout "${MUTANTS_TIMEOUT:-300}" ${MUTANTS_ARGS:-} "${file_args[@]}" \
-    "${tests[@]}" --output "${MUTANTS_OUT:-.}"

@@ -7,12 +7,15 @@
     feature = "std"
 ))]
 
+mod small;
+
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast, MODULUS};
 use fast_poseidon2::instances::{bn254, goldilocks};
 use fast_poseidon2::{BatchBackend, Error, Poseidon2, Poseidon2Params, batch_backend};
 use rand::{Rng, SeedableRng, rngs::StdRng};
+use small::F257;
 
 /// The batch sizes the spec names: empty, below, at and around one and two vector groups of 4
 /// (AVX2) and 8 lanes, large.
@@ -370,22 +373,83 @@ fn compress_batch_rejects_a_ragged_input() {
     );
 }
 
+/// `Poseidon2::permute_batch` on parameters generated over `F` for S-box degree `d` and width
+/// `t` equals the scalar permutation on 17 random states.
+fn check_runtime_batch<F: PrimeField>(d: u64, t: usize) {
+    let perm = Poseidon2::new(Poseidon2Params::<F>::generate(t, d, 8, 12).expect("params"));
+    let mut rng = StdRng::seed_from_u64(d);
+    let input: Vec<F> = (0..17 * t).map(|_| random(&mut rng)).collect();
+    let mut batch = input.clone();
+    perm.permute_batch(&mut batch).unwrap();
+    for (got, x) in batch.chunks_exact(t).zip(input.chunks_exact(t)) {
+        assert_eq!(got, perm.permutation(x).unwrap(), "d = {d}, t = {t}");
+    }
+}
+
 /// Another S-box chain (`x^7`) through the batch path, on runtime instances generated for it.
 #[test]
 fn runtime_batch_equals_scalar_for_sbox_degree_seven() {
-    fn check<F: PrimeField>(d: u64, t: usize) {
-        let perm = Poseidon2::new(Poseidon2Params::<F>::generate(t, d, 8, 12).expect("params"));
-        let mut rng = StdRng::seed_from_u64(d);
-        let input: Vec<F> = (0..17 * t).map(|_| random(&mut rng)).collect();
-        let mut batch = input.clone();
-        perm.permute_batch(&mut batch).unwrap();
-        for (got, x) in batch.chunks_exact(t).zip(input.chunks_exact(t)) {
-            assert_eq!(got, perm.permutation(x).unwrap(), "d = {d}, t = {t}");
-        }
-    }
     // 3 and 11 divide p - 1 for both fields: only x^7 is another permutation here.
     for t in [3, 4] {
-        check::<ark_bn254::Fr>(7, t);
-        check::<ark_bls12_381::Fr>(7, t);
+        check_runtime_batch::<ark_bn254::Fr>(7, t);
+        check_runtime_batch::<ark_bls12_381::Fr>(7, t);
+    }
+}
+
+/// The other two S-box degrees the runtime batch dispatches on, over GF(257) (`p - 1 = 2^8`, so
+/// `x^3` and `x^11` are permutations there).
+#[test]
+fn runtime_batch_equals_scalar_for_sbox_degrees_three_and_eleven() {
+    for t in [3, 4] {
+        check_runtime_batch::<F257>(3, t);
+        check_runtime_batch::<F257>(11, t);
+    }
+}
+
+/// `permute_batch_on` runs the portable path for every field, the backend `batch_backend`
+/// picks for the field, and never a kernel written for another field (it returns `false` then
+/// and leaves the states alone).
+#[test]
+fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
+    let (bn, gl) = (bn254::ct::t3(), goldilocks::ct::t8());
+    let bn_input = states::<ark_bn254::Fr, 3>(9, 1);
+    let gl_input = states::<GoldilocksFast, 8>(9, 2);
+    for backend in [BatchBackend::Portable, batch_backend::<ark_bn254::Fr>()] {
+        let mut batch = bn_input.clone();
+        assert!(bn.permute_batch_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch[8], bn.permutation(&bn_input[8]), "{backend:?}");
+    }
+    for backend in [BatchBackend::Portable, batch_backend::<GoldilocksFast>()] {
+        let mut batch = gl_input.clone();
+        assert!(gl.permute_batch_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch[8], gl.permutation(&gl_input[8]), "{backend:?}");
+    }
+    for backend in [BatchBackend::Avx512, BatchBackend::Avx2] {
+        let mut batch = bn_input.clone();
+        assert!(!bn.permute_batch_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch, bn_input, "{backend:?}");
+    }
+    let mut batch = gl_input.clone();
+    assert!(!gl.permute_batch_on(BatchBackend::Avx512Ifma, &mut batch));
+    assert_eq!(batch, gl_input);
+}
+
+/// With `parallel`, how a batch is split across threads changes nothing: on pools of 1, 3 and 8
+/// threads it equals the scalar permutation state by state.
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_batch_equals_scalar_on_any_thread_count() {
+    let perm = bn254::ct::t3();
+    let input = states::<ark_bn254::Fr, 3>(200, 7);
+    for threads in [1, 3, 8] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        let mut batch = input.clone();
+        pool.install(|| perm.permute_batch(&mut batch));
+        for (i, (got, x)) in batch.iter().zip(&input).enumerate() {
+            assert_eq!(*got, perm.permutation(x), "{threads} threads, state {i}");
+        }
     }
 }

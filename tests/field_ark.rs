@@ -3,10 +3,14 @@
 //! of the crate's own 4-limb Montgomery multiplication (stored limbs at 0, 1, `p - 1` and next to
 //! the 64-bit word boundaries).
 
-#![cfg(all(feature = "bn254", feature = "bls12-381"))]
-use ark_ff::{BigInt, Fp, MontBackend, MontConfig, PrimeField as _};
-use fast_poseidon2::field::Field;
+#![cfg(all(feature = "bn254", feature = "bls12-381", feature = "goldilocks"))]
+mod small;
+
+use ark_ff::{BigInt, BigInteger as _, Fp, MontBackend, MontConfig, PrimeField as _};
+use fast_poseidon2::field::{Field, PrimeField as OurPrimeField};
+use fast_poseidon2::goldilocks::Goldilocks;
 use proptest::prelude::*;
+use small::F257;
 
 fn edges<F: ark_ff::PrimeField>() -> Vec<F> {
     let minus_one = -F::ONE;
@@ -59,7 +63,27 @@ fn limb_edges<C: MontConfig<4>>() -> Vec<Fp<MontBackend<C, 4>, 4>> {
         .collect()
 }
 
-fn check_all_pairs<F: ark_ff::PrimeField + Field>(e: &[F]) {
+/// The `PrimeField` operations equal ark's: subtraction, inversion, the modulus and the
+/// canonical big-endian bytes (written, read back, and reduced).
+fn check_prime_field<F: ark_ff::PrimeField + OurPrimeField>(a: F, b: F) {
+    assert_eq!(OurPrimeField::sub(a, b), a - b, "{a} - {b}");
+    assert_eq!(
+        OurPrimeField::inverse(a),
+        ark_ff::Field::inverse(&a),
+        "1 / {a}"
+    );
+    let tail = |be: Vec<u8>| be[be.len() - F::BYTES..].to_vec();
+    let mut modulus = vec![0u8; F::BYTES];
+    F::write_modulus_be(&mut modulus);
+    assert_eq!(modulus, tail(F::MODULUS.to_bytes_be()));
+    let mut bytes = vec![0u8; F::BYTES];
+    a.write_canonical_be_bytes(&mut bytes);
+    assert_eq!(bytes, tail(a.into_bigint().to_bytes_be()), "{a}");
+    assert_eq!(F::from_canonical_be_bytes(&bytes), Some(a), "{a}");
+    assert_eq!(F::from_be_bytes_reduced(&bytes), a, "{a}");
+}
+
+fn check_all_pairs<F: ark_ff::PrimeField + OurPrimeField>(e: &[F]) {
     for &a in e {
         for &b in e {
             check_pair(a, b);
@@ -67,7 +91,8 @@ fn check_all_pairs<F: ark_ff::PrimeField + Field>(e: &[F]) {
     }
 }
 
-fn check_pair<F: ark_ff::PrimeField + Field>(a: F, b: F) {
+fn check_pair<F: ark_ff::PrimeField + OurPrimeField>(a: F, b: F) {
+    check_prime_field(a, b);
     assert_eq!(Field::add(a, b), a + b, "{a} + {b}");
     assert_eq!(Field::double(a), a + a, "2 * {a}");
     assert_eq!(Field::mul(a, b), a * b, "{a} * {b}");
@@ -153,9 +178,78 @@ fn bls12_381_internal_layer_matches_generic_layer() {
     check_internal_layer(&e);
 }
 
+/// A one-limb field (ark's Goldilocks `Fp64`) takes ark's own arithmetic instead of the 4-limb
+/// path; its `Field` operations and S-boxes equal ark's too.
+#[test]
+fn one_limb_goldilocks_edge_values_match_ark() {
+    let mut e = edges::<Goldilocks>();
+    e.extend([u64::MAX, 1 << 63, (1 << 32) - 1, 1 << 32].map(Goldilocks::from));
+    check_all_pairs(&e);
+}
+
+proptest! {
+    #[test]
+    fn one_limb_goldilocks_random_values_match_ark(a in any::<u64>(), b in any::<u64>()) {
+        check_pair(Goldilocks::from(a), Goldilocks::from(b));
+    }
+}
+
+/// `Field::from_u64` is ark's embedding of the integer, on the 4-limb and the one-limb fields.
+#[test]
+fn from_u64_equals_arks_integer_conversion() {
+    for v in [0, 1, 2, 1 << 32, 1 << 63, u64::MAX - 1, u64::MAX] {
+        assert_eq!(
+            <ark_bn254::Fr as Field>::from_u64(v),
+            ark_bn254::Fr::from(v)
+        );
+        assert_eq!(
+            <ark_bls12_381::Fr as Field>::from_u64(v),
+            ark_bls12_381::Fr::from(v)
+        );
+        assert_eq!(<Goldilocks as Field>::from_u64(v), Goldilocks::from(v));
+    }
+}
+
+/// The batch-backend hooks hand out exactly ark's stored Montgomery limbs: the 4-limb modulus
+/// and limbs of BN254 and BLS12-381 (and take them back), nothing for the one-limb field.
+#[test]
+fn four_limb_fields_expose_their_modulus_and_montgomery_limbs() {
+    fn check<C: MontConfig<4>>() {
+        type F<C> = Fp<MontBackend<C, 4>, 4>;
+        assert_eq!(F::<C>::montgomery_256_modulus(), Some(C::MODULUS.0));
+        let mut e = edges::<F<C>>();
+        e.extend(limb_edges::<C>());
+        for x in e {
+            assert_eq!(x.to_montgomery_256(), Some(x.0.0), "{x}");
+            assert_eq!(F::<C>::from_montgomery_256(x.0.0), Some(x), "{x}");
+        }
+        assert_eq!(F::<C>::goldilocks_factor(), None);
+        assert_eq!(F::<C>::ONE.to_goldilocks_word(), None);
+        assert_eq!(F::<C>::from_goldilocks_word(1), None);
+    }
+    check::<ark_bn254::FrConfig>();
+    check::<ark_bls12_381::FrConfig>();
+    assert_eq!(Goldilocks::montgomery_256_modulus(), None);
+    assert_eq!(Goldilocks::ONE.to_montgomery_256(), None);
+    assert_eq!(Goldilocks::from_montgomery_256([1, 0, 0, 0]), None);
+}
+
+/// ark's Goldilocks stores `x` as the one word `x * 2^64 mod p` (R = 2^64 = 2^32 - 1 mod p): the
+/// hooks give that factor and word, and take the word back.
+#[test]
+fn one_limb_goldilocks_exposes_its_montgomery_word() {
+    assert_eq!(Goldilocks::goldilocks_factor(), Some((1 << 32) - 1));
+    for x in edges::<Goldilocks>() {
+        assert_eq!(x.to_goldilocks_word(), Some(x.0.0[0]), "{x}");
+        assert_eq!(Goldilocks::from_goldilocks_word(x.0.0[0]), Some(x), "{x}");
+    }
+    // Another one-limb Montgomery field is not Goldilocks.
+    assert_eq!(F257::goldilocks_factor(), None);
+    assert_eq!(F257::from_goldilocks_word(1), None);
+}
+
 #[test]
 fn canonical_decoding_rejects_slices_of_the_wrong_length() {
-    use fast_poseidon2::field::PrimeField as _;
     for len in [0, 1, 31, 33, 64] {
         let bytes = vec![0u8; len];
         assert_eq!(

@@ -129,6 +129,7 @@ fn equality_and_hash_compare_elements_not_representations() {
         assert_eq!(hasher.hash_one(canonical), hasher.hash_one(lazy));
     }
     assert_ne!(fast(0), fast(1));
+    assert_ne!(hasher.hash_one(fast(0)), hasher.hash_one(fast(1)));
 }
 
 #[test]
@@ -206,6 +207,43 @@ fn conversions_to_and_from_ark_preserve_the_element() {
         assert_eq!(ark, Goldilocks::from(a));
         assert_eq!(GoldilocksFast::from(ark), fast(a));
         assert!(GoldilocksFast::from(ark).to_canonical_u64() < P);
+    }
+}
+
+/// The Goldilocks batch kernels' hooks: `GoldilocksFast` is the plain form (`r = 1`) and hands
+/// out and takes back its stored word, lazy representations included.
+#[test]
+fn goldilocks_fast_hands_its_plain_word_to_the_batch_kernels() {
+    assert_eq!(GoldilocksFast::goldilocks_factor(), Some(1));
+    for &a in &EDGES {
+        assert_eq!(fast(a).to_goldilocks_word(), Some(a), "{a:#x}");
+        let back = GoldilocksFast::from_goldilocks_word(a).expect("a word");
+        assert_eq!(back.to_goldilocks_word(), Some(a), "{a:#x}");
+    }
+}
+
+/// `GoldilocksFast`'s own external and internal layers (wide sums, one reduction) equal the
+/// layers of ark's `Goldilocks` (the generic ones of `linear`) at every supported width, for
+/// states and diagonals of edge representations.
+#[test]
+fn goldilocks_fast_layers_equal_the_ark_fields_layers() {
+    for t in [2, 3, 4, 8, 12, 16, 20, 24] {
+        for shift in 0..EDGES.len() {
+            let raw: Vec<u64> = (0..t).map(|i| EDGES[(i + shift) % EDGES.len()]).collect();
+            let diag: Vec<u64> = (0..t).map(|i| EDGES[(i * 5 + 3) % EDGES.len()]).collect();
+            let mut x: Vec<GoldilocksFast> = raw.iter().map(|&a| fast(a)).collect();
+            let mut y: Vec<Goldilocks> = raw.iter().map(|&a| Goldilocks::from(a)).collect();
+            GoldilocksFast::external_layer(&mut x);
+            Goldilocks::external_layer(&mut y);
+            let ours: Vec<Goldilocks> = x.iter().map(|&v| Goldilocks::from(v)).collect();
+            assert_eq!(ours, y, "external, t = {t}, shift {shift}");
+            let fast_diag: Vec<GoldilocksFast> = diag.iter().map(|&a| fast(a)).collect();
+            let ark_diag: Vec<Goldilocks> = diag.iter().map(|&a| Goldilocks::from(a)).collect();
+            GoldilocksFast::internal_layer(&mut x, &fast_diag);
+            Goldilocks::internal_layer(&mut y, &ark_diag);
+            let ours: Vec<Goldilocks> = x.iter().map(|&v| Goldilocks::from(v)).collect();
+            assert_eq!(ours, y, "internal, t = {t}, shift {shift}");
+        }
     }
 }
 

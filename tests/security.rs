@@ -10,7 +10,7 @@ use common::babybear::BabyBear;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::security::{check_internal_matrix, round_numbers};
 use fast_poseidon2::{Error, Poseidon2Params};
-use small::F17;
+use small::{F5, F7, F13, F17};
 
 /// Security level of every shipped instance, in bits.
 const SECURITY: u32 = 128;
@@ -85,6 +85,12 @@ fn shipped() -> Vec<(&'static str, ShippedInstance)> {
             poseidon2_t8,
             poseidon2_t12
         ]
+    );
+    ship!(
+        "goldilocks",
+        goldilocks,
+        fast_poseidon2::goldilocks::Goldilocks,
+        [poseidon2_t8, poseidon2_t12, poseidon2_t16, poseidon2_t20]
     );
     all
 }
@@ -173,6 +179,229 @@ fn internal_matrix_with_a_scalar_square_is_rejected_though_its_charpoly_is_irred
         check_internal_matrix(&mu),
         Err(Error::InsecureInternalMatrix)
     );
+}
+
+/// `A` (t x t) has a minimal polynomial irreducible of degree t exactly when `F^t` has no
+/// `A`-invariant subspace besides 0 and itself, i.e. when every non-zero `v` is cyclic:
+/// `v, A v, ..., A^(t-1) v` are independent. Checked for every `v` whose first non-zero entry is
+/// 1 (scaling `v` changes nothing).
+fn minimal_polynomial_is_irreducible_of_degree_t<F: PrimeField>(a: &[Vec<F>]) -> bool {
+    let t = a.len();
+    let p = small::modulus::<F>();
+    (1..p.pow(t as u32)).all(|index| {
+        let v = digits::<F>(index, t);
+        if v.iter().find(|&&x| x != F::ZERO) != Some(&F::ONE) {
+            return true;
+        }
+        let mut krylov = vec![v];
+        for _ in 1..t {
+            let last = krylov.last().expect("non-empty");
+            let next = a
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .zip(last)
+                        .fold(F::ZERO, |s, (&x, &y)| s.add(x.mul(y)))
+                })
+                .collect();
+            krylov.push(next);
+        }
+        small::determinant(krylov) != F::ZERO
+    })
+}
+
+/// The base-p digits of `index`, as `t` field elements.
+fn digits<F: PrimeField>(mut index: usize, t: usize) -> Vec<F> {
+    let p = small::modulus::<F>();
+    (0..t)
+        .map(|_| {
+            let digit = index % p;
+            index /= p;
+            F::from_u64(digit as u64)
+        })
+        .collect()
+}
+
+/// The definition the check implements (module docs of `security::internal_matrix`, the
+/// reference's `check_minpoly_condition`): `M_I = J - I + diag(mu)` is accepted when the minimal
+/// polynomial of `M_I^k` is irreducible of degree t for every `k = 1..=2t`, here with dense
+/// matrix powers and the invariant-subspace criterion instead of polynomial arithmetic.
+fn textbook_internal_matrix_check<F: PrimeField>(mu: &[F]) -> bool {
+    let t = mu.len();
+    let m: Vec<Vec<F>> = (0..t)
+        .map(|i| {
+            (0..t)
+                .map(|j| if i == j { mu[i] } else { F::ONE })
+                .collect()
+        })
+        .collect();
+    let mut power = m.clone();
+    for k in 1..=2 * t {
+        if k > 1 {
+            power = power
+                .iter()
+                .map(|row| {
+                    (0..t)
+                        .map(|j| (0..t).fold(F::ZERO, |s, l| s.add(row[l].mul(m[l][j]))))
+                        .collect()
+                })
+                .collect();
+        }
+        if !minimal_polynomial_is_irreducible_of_degree_t(&power) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Every diagonal `mu` of GF(13)^2, GF(7)^3 and GF(5)^4: the check accepts
+/// exactly the ones the definition accepts (and each set has both kinds). Widths 2 and 3 are
+/// prime, width 4 has the proper subfield `F_(p^2)` of `F_(p^4)`. (GF(3)^4, GF(3)^5 and GF(3)^6
+/// have no accepted diagonal at all.)
+#[test]
+fn internal_matrix_check_agrees_with_the_definition_on_every_small_diagonal() {
+    fn exhaust<F: PrimeField>(t: usize) {
+        let p = small::modulus::<F>();
+        let mut accepted = 0;
+        for index in 0..p.pow(t as u32) {
+            let mu = digits::<F>(index, t);
+            let expected = textbook_internal_matrix_check(&mu);
+            let got = check_internal_matrix(&mu);
+            assert_eq!(
+                got.is_ok(),
+                expected,
+                "GF({p}), mu = {:?}: {got:?}",
+                mu.iter().map(|&x| small::canonical(x)).collect::<Vec<_>>()
+            );
+            if !expected {
+                assert_eq!(got, Err(Error::InsecureInternalMatrix));
+            }
+            accepted += usize::from(expected);
+        }
+        assert!(
+            0 < accepted && accepted < p.pow(t as u32),
+            "GF({p}), t = {t}: {accepted} accepted"
+        );
+    }
+    exhaust::<F13>(2);
+    exhaust::<F7>(3);
+    exhaust::<F5>(4);
+}
+
+/// `mu = (12, 10, 4, 4, 9, 3)` over GF(13), t = 6: the characteristic polynomial is squarefree
+/// with irreducible factors of degrees 1, 2 and 3, so `x^(13^6) = x` modulo it, and no power
+/// `lambda^k` (k <= 12) of an eigenvalue lies in a proper subfield in every factor at once (found
+/// and checked with a script). Only the gcd step of Rabin's test, `gcd(x^(13^3) - x, f) != 1`,
+/// sees that it is reducible; `M_I` has an eigenvalue in GF(13) itself.
+#[test]
+fn internal_matrix_with_charpoly_factors_of_degrees_one_two_three_is_rejected() {
+    let mu: Vec<F13> = [12, 10, 4, 4, 9, 3].map(F13::from_u64).to_vec();
+    let has_eigenvalue = (0..13).any(|l| {
+        let shifted: Vec<Vec<F13>> = (0..6)
+            .map(|i| {
+                (0..6)
+                    .map(|j| {
+                        if i == j {
+                            mu[i].sub(F13::from_u64(l))
+                        } else {
+                            F13::ONE
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        small::determinant(shifted) == F13::ZERO
+    });
+    assert!(has_eigenvalue);
+    assert_eq!(
+        check_internal_matrix(&mu),
+        Err(Error::InsecureInternalMatrix)
+    );
+}
+
+/// The search of GRAIN.md section 7 written out without shortcuts: every `R_P` in `1..500`,
+/// for each the smallest even `R_F` in `4..100` meeting every bound (the cost grows with `R_F`),
+/// the margin, and the cheapest pair (ties: smaller `R_F`).
+fn textbook_round_numbers(
+    n: u32,
+    t: usize,
+    d: u64,
+    m: u32,
+    margin: bool,
+) -> Option<(usize, usize)> {
+    let (n, tf, alpha, m) = (f64::from(n), t as f64, d as f64, f64::from(m));
+    let log = |x: f64, base: f64| x.ln() / base.ln();
+    let log2_binomial = |over: f64, under: f64| -> f64 {
+        let k = under.min(over - under);
+        (1..=k as u64)
+            .map(|i| log((over - k + i as f64) / i as f64, 2.0))
+            .sum()
+    };
+    let secure = |rf: f64, rp: f64| {
+        let statistical = if m <= (n - (alpha - 1.0) / 2.0).floor() * (tf + 1.0) {
+            6.0
+        } else {
+            10.0
+        };
+        let bounds = [
+            statistical,
+            1.0 + (log(2.0, alpha) * m.min(n)).ceil() + log(tf, alpha).ceil() - rp,
+            log(2.0, alpha) * m.min(n) - rp,
+            tf - 1.0 + log(2.0, alpha) * (m / (tf + 1.0)).min(n / 2.0) - rp,
+            (tf - 2.0 + m / (2.0 * log(alpha, 2.0)) - rp) / (tf - 1.0),
+        ];
+        let r = (tf / 3.0).floor();
+        let over = (rf - 1.0) * tf + 2.0 * rp + r + r * rf / 2.0 + alpha;
+        let under = r * rf / 2.0 + rp + alpha;
+        bounds.iter().all(|b| rf >= b.ceil()) && (2.0 * log2_binomial(over, under)).ceil() >= m
+    };
+    let mut best: Option<(usize, usize, usize)> = None;
+    for rp in 1..500usize {
+        let Some(rf) = (4..100usize)
+            .step_by(2)
+            .find(|&rf| secure(rf as f64, rp as f64))
+        else {
+            continue;
+        };
+        let (rf, rp) = if margin {
+            (rf + 2, (rp as f64 * 1.075).ceil() as usize)
+        } else {
+            (rf, rp)
+        };
+        let cost = t * rf + rp;
+        if best.is_none_or(|(c, f, _)| cost < c || (cost == c && rf < f)) {
+            best = Some((cost, rf, rp));
+        }
+    }
+    best.map(|(_, rf, rp)| (rf, rp))
+}
+
+/// `round_numbers` equals the shortcut-free search on a grid around the shipped parameters:
+/// field sizes where the statistical bound switches (35 bits for t = 3, d = 7, M = 128),
+/// small and large security levels, every S-box degree, with and without the margin.
+#[test]
+fn round_numbers_equal_the_exhaustive_search_on_a_parameter_grid() {
+    for n in [31, 35, 64, 254] {
+        for t in [2, 3, 4, 8] {
+            for d in [3, 5, 7] {
+                for m in [80, 128, 256] {
+                    for margin in [false, true] {
+                        let expected = textbook_round_numbers(n, t, d, m, margin).ok_or(
+                            Error::RoundsOutOfRange {
+                                rounds_f: 0,
+                                rounds_p: 0,
+                            },
+                        );
+                        assert_eq!(
+                            round_numbers(n, t, d, m, margin),
+                            expected,
+                            "n = {n}, t = {t}, d = {d}, M = {m}, margin {margin}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -19,6 +19,8 @@ macro_rules! small_field {
 }
 
 small_field! {
+    F5, F5Config, "5", "2";
+    F7, F7Config, "7", "3";
     F11, F11Config, "11", "2";
     F13, F13Config, "13", "2";
     F17, F17Config, "17", "3";
