@@ -210,44 +210,6 @@ fn from_u64_equals_arks_integer_conversion() {
     }
 }
 
-/// The batch-backend hooks hand out exactly ark's stored Montgomery limbs: the 4-limb modulus
-/// and limbs of BN254 and BLS12-381 (and take them back), nothing for the one-limb field.
-#[test]
-fn four_limb_fields_expose_their_modulus_and_montgomery_limbs() {
-    fn check<C: MontConfig<4>>() {
-        type F<C> = Fp<MontBackend<C, 4>, 4>;
-        assert_eq!(F::<C>::montgomery_256_modulus(), Some(C::MODULUS.0));
-        let mut e = edges::<F<C>>();
-        e.extend(limb_edges::<C>());
-        for x in e {
-            assert_eq!(x.to_montgomery_256(), Some(x.0.0), "{x}");
-            assert_eq!(F::<C>::from_montgomery_256(x.0.0), Some(x), "{x}");
-        }
-        assert_eq!(F::<C>::goldilocks_factor(), None);
-        assert_eq!(F::<C>::ONE.to_goldilocks_word(), None);
-        assert_eq!(F::<C>::from_goldilocks_word(1), None);
-    }
-    check::<ark_bn254::FrConfig>();
-    check::<ark_bls12_381::FrConfig>();
-    assert_eq!(Goldilocks::montgomery_256_modulus(), None);
-    assert_eq!(Goldilocks::ONE.to_montgomery_256(), None);
-    assert_eq!(Goldilocks::from_montgomery_256([1, 0, 0, 0]), None);
-}
-
-/// ark's Goldilocks stores `x` as the one word `x * 2^64 mod p` (R = 2^64 = 2^32 - 1 mod p): the
-/// hooks give that factor and word, and take the word back.
-#[test]
-fn one_limb_goldilocks_exposes_its_montgomery_word() {
-    assert_eq!(Goldilocks::goldilocks_factor(), Some((1 << 32) - 1));
-    for x in edges::<Goldilocks>() {
-        assert_eq!(x.to_goldilocks_word(), Some(x.0.0[0]), "{x}");
-        assert_eq!(Goldilocks::from_goldilocks_word(x.0.0[0]), Some(x), "{x}");
-    }
-    // Another one-limb Montgomery field is not Goldilocks.
-    assert_eq!(F257::goldilocks_factor(), None);
-    assert_eq!(F257::from_goldilocks_word(1), None);
-}
-
 #[test]
 fn canonical_decoding_rejects_slices_of_the_wrong_length() {
     for len in [0, 1, 31, 33, 64] {

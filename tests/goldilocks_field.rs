@@ -210,18 +210,6 @@ fn conversions_to_and_from_ark_preserve_the_element() {
     }
 }
 
-/// The Goldilocks batch kernels' hooks: `GoldilocksFast` is the plain form (`r = 1`) and hands
-/// out and takes back its stored word, lazy representations included.
-#[test]
-fn goldilocks_fast_hands_its_plain_word_to_the_batch_kernels() {
-    assert_eq!(GoldilocksFast::goldilocks_factor(), Some(1));
-    for &a in &EDGES {
-        assert_eq!(fast(a).to_goldilocks_word(), Some(a), "{a:#x}");
-        let back = GoldilocksFast::from_goldilocks_word(a).expect("a word");
-        assert_eq!(back.to_goldilocks_word(), Some(a), "{a:#x}");
-    }
-}
-
 /// `GoldilocksFast`'s own external and internal layers (wide sums, one reduction) equal the
 /// layers of ark's `Goldilocks` (the generic ones of `linear`) at every supported width, for
 /// states and diagonals of edge representations.

@@ -294,3 +294,75 @@ fn write_bigint_be<const N: usize>(n: &BigInt<N>, out: &mut [u8]) {
                 .map_or(0, |limb| (limb >> (8 * (pos % 8))) as u8);
     }
 }
+
+#[cfg(all(test, feature = "bn254", feature = "bls12-381", feature = "goldilocks"))]
+mod tests {
+    //! The sealed batch-backend hooks (only callable inside the crate): they hand out and take
+    //! back exactly ark's stored representation, and only for the fields the kernels serve.
+    use super::*;
+    use crate::field::SEALED;
+    use crate::goldilocks::Goldilocks;
+    use ark_ff::Fp64;
+
+    /// 0, 1, 2, -1, -2, (p - 1) / 2, (p + 1) / 2 and -(p - 1) / 2.
+    fn edges<F: ArkPrimeField>() -> [F; 8] {
+        let half = F::from(F::MODULUS_MINUS_ONE_DIV_TWO);
+        [
+            F::ZERO,
+            F::ONE,
+            F::from(2u64),
+            -F::ONE,
+            -F::ONE.double(),
+            half,
+            half + F::ONE,
+            -half,
+        ]
+    }
+
+    mod f257 {
+        //! A one-limb Montgomery field that is not Goldilocks (outside the parent's scope, where
+        //! two `Field` traits would make the derive's `ZERO` ambiguous).
+        #[derive(ark_ff::MontConfig)]
+        #[modulus = "257"]
+        #[generator = "3"]
+        pub(super) struct F257Config;
+    }
+    /// `GF(257)`.
+    type F257 = Fp64<MontBackend<f257::F257Config, 1>>;
+
+    #[test]
+    fn four_limb_fields_hand_out_and_take_back_their_montgomery_limbs() {
+        fn check<C: MontConfig<4>>() {
+            type F<C> = Fp<MontBackend<C, 4>, 4>;
+            assert_eq!(F::<C>::montgomery_256_modulus(SEALED), Some(C::MODULUS.0));
+            for x in edges::<F<C>>() {
+                assert_eq!(x.to_montgomery_256(SEALED), Some(x.0.0), "{x}");
+                assert_eq!(F::<C>::from_montgomery_256(x.0.0, SEALED), Some(x), "{x}");
+            }
+            assert_eq!(F::<C>::goldilocks_factor(SEALED), None);
+            assert_eq!(<F<C> as Field>::ONE.to_goldilocks_word(SEALED), None);
+            assert_eq!(F::<C>::from_goldilocks_word(1, SEALED), None);
+        }
+        check::<ark_bn254::FrConfig>();
+        check::<ark_bls12_381::FrConfig>();
+        assert_eq!(Goldilocks::montgomery_256_modulus(SEALED), None);
+        assert_eq!(<Goldilocks as Field>::ONE.to_montgomery_256(SEALED), None);
+        assert_eq!(Goldilocks::from_montgomery_256([1, 0, 0, 0], SEALED), None);
+    }
+
+    /// ark's Goldilocks stores `x` as the word `x * 2^64 mod p` (`2^64 = 2^32 - 1` mod p).
+    #[test]
+    fn one_limb_goldilocks_hands_out_and_takes_back_its_montgomery_word() {
+        assert_eq!(Goldilocks::goldilocks_factor(SEALED), Some((1 << 32) - 1));
+        for x in edges::<Goldilocks>() {
+            assert_eq!(x.to_goldilocks_word(SEALED), Some(x.0.0[0]), "{x}");
+            assert_eq!(
+                Goldilocks::from_goldilocks_word(x.0.0[0], SEALED),
+                Some(x),
+                "{x}"
+            );
+        }
+        assert_eq!(F257::goldilocks_factor(SEALED), None);
+        assert_eq!(F257::from_goldilocks_word(1, SEALED), None);
+    }
+}
