@@ -4,13 +4,11 @@
 //! the 64-bit word boundaries).
 
 #![cfg(all(feature = "bn254", feature = "bls12-381", feature = "goldilocks"))]
-mod small;
 
 use ark_ff::{BigInt, BigInteger as _, Fp, MontBackend, MontConfig, PrimeField as _};
 use fast_poseidon2::field::{Field, PrimeField as OurPrimeField};
 use fast_poseidon2::goldilocks::Goldilocks;
 use proptest::prelude::*;
-use small::F257;
 
 fn edges<F: ark_ff::PrimeField>() -> Vec<F> {
     let minus_one = -F::ONE;
