@@ -42,7 +42,7 @@
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
-use crate::field::{Field, SEALED};
+use crate::field::{Field, Sealed};
 use crate::linear::{LinearOps, external_layer, internal_layer_fixed, sum};
 use crate::params::MAX_WIDTH;
 use crate::permutation::RoundConstants;
@@ -121,17 +121,17 @@ impl Modulus {
     /// The constants for `F`, or `None` if `F` is not a 4-limb Montgomery field with `R = 2^256`
     /// and `2^250 <= p < 2^255` (the bounds in the module docs need these).
     fn of<F: Field>() -> Option<Self> {
-        let p = F::montgomery_256_modulus(SEALED)?;
+        let p = F::montgomery_256_modulus(Sealed(()))?;
         if p[0] & 1 == 0 || p[3] >> 63 != 0 || p[3] >> 58 == 0 {
             return None;
         }
         // ark's ONE must be 2^256 mod p, i.e. elements really are x * 2^256 mod p.
-        let from_kernel = F::ONE.to_montgomery_256(SEALED)?;
+        let from_kernel = F::ONE.to_montgomery_256(Sealed(()))?;
         if from_kernel != pow2_256_mod(&p) {
             return None;
         }
         // 256 * 2^256 = 2^264 (mod p), canonical.
-        let to_kernel = F::from_u64(256).to_montgomery_256(SEALED)?;
+        let to_kernel = F::from_u64(256).to_montgomery_256(Sealed(()))?;
 
         let p52 = split52(p);
         let mut neg_p = [0; LIMBS];
@@ -199,7 +199,7 @@ impl Kernel {
                 .iter()
                 .map(|&c| {
                     let c16 = Field::double(Field::double(Field::double(Field::double(c))));
-                    split52(c16.to_montgomery_256(SEALED).unwrap_or_default())
+                    split52(c16.to_montgomery_256(Sealed(())).unwrap_or_default())
                 })
                 .collect()
         };
@@ -497,7 +497,7 @@ fn load<F: Field>(x: &mut [Fe], states: &[F], v: &Vecs) {
     for (i, xi) in x.iter_mut().enumerate() {
         let mut words = [[0u64; LANES]; 4];
         for lane in 0..LANES {
-            let limbs = states[lane * t + i].to_montgomery_256(SEALED).unwrap_or_default();
+            let limbs = states[lane * t + i].to_montgomery_256(Sealed(())).unwrap_or_default();
             for (w, limb) in words.iter_mut().zip(limbs) {
                 w[lane] = limb;
             }
@@ -557,7 +557,7 @@ fn store<F: Field>(x: &[Fe], states: &mut [F], v: &Vecs) {
                 words[2][lane],
                 words[3][lane],
             ];
-            if let Some(y) = F::from_montgomery_256(limbs, SEALED) {
+            if let Some(y) = F::from_montgomery_256(limbs, Sealed(())) {
                 states[lane * t + i] = y;
             }
         }

@@ -300,7 +300,7 @@ mod tests {
     //! The sealed batch-backend hooks (only callable inside the crate): they hand out and take
     //! back exactly ark's stored representation, and only for the fields the kernels serve.
     use super::*;
-    use crate::field::SEALED;
+    use crate::field::Sealed;
     use crate::goldilocks::Goldilocks;
     use ark_ff::Fp64;
 
@@ -334,35 +334,51 @@ mod tests {
     fn four_limb_fields_hand_out_and_take_back_their_montgomery_limbs() {
         fn check<C: MontConfig<4>>() {
             type F<C> = Fp<MontBackend<C, 4>, 4>;
-            assert_eq!(F::<C>::montgomery_256_modulus(SEALED), Some(C::MODULUS.0));
+            assert_eq!(
+                F::<C>::montgomery_256_modulus(Sealed(())),
+                Some(C::MODULUS.0)
+            );
             for x in edges::<F<C>>() {
-                assert_eq!(x.to_montgomery_256(SEALED), Some(x.0.0), "{x}");
-                assert_eq!(F::<C>::from_montgomery_256(x.0.0, SEALED), Some(x), "{x}");
+                assert_eq!(x.to_montgomery_256(Sealed(())), Some(x.0.0), "{x}");
+                assert_eq!(
+                    F::<C>::from_montgomery_256(x.0.0, Sealed(())),
+                    Some(x),
+                    "{x}"
+                );
             }
-            assert_eq!(F::<C>::goldilocks_factor(SEALED), None);
-            assert_eq!(<F<C> as Field>::ONE.to_goldilocks_word(SEALED), None);
-            assert_eq!(F::<C>::from_goldilocks_word(1, SEALED), None);
+            assert_eq!(F::<C>::goldilocks_factor(Sealed(())), None);
+            assert_eq!(<F<C> as Field>::ONE.to_goldilocks_word(Sealed(())), None);
+            assert_eq!(F::<C>::from_goldilocks_word(1, Sealed(())), None);
         }
         check::<ark_bn254::FrConfig>();
         check::<ark_bls12_381::FrConfig>();
-        assert_eq!(Goldilocks::montgomery_256_modulus(SEALED), None);
-        assert_eq!(<Goldilocks as Field>::ONE.to_montgomery_256(SEALED), None);
-        assert_eq!(Goldilocks::from_montgomery_256([1, 0, 0, 0], SEALED), None);
+        assert_eq!(Goldilocks::montgomery_256_modulus(Sealed(())), None);
+        assert_eq!(
+            <Goldilocks as Field>::ONE.to_montgomery_256(Sealed(())),
+            None
+        );
+        assert_eq!(
+            Goldilocks::from_montgomery_256([1, 0, 0, 0], Sealed(())),
+            None
+        );
     }
 
     /// ark's Goldilocks stores `x` as the word `x * 2^64 mod p` (`2^64 = 2^32 - 1` mod p).
     #[test]
     fn one_limb_goldilocks_hands_out_and_takes_back_its_montgomery_word() {
-        assert_eq!(Goldilocks::goldilocks_factor(SEALED), Some((1 << 32) - 1));
+        assert_eq!(
+            Goldilocks::goldilocks_factor(Sealed(())),
+            Some((1 << 32) - 1)
+        );
         for x in edges::<Goldilocks>() {
-            assert_eq!(x.to_goldilocks_word(SEALED), Some(x.0.0[0]), "{x}");
+            assert_eq!(x.to_goldilocks_word(Sealed(())), Some(x.0.0[0]), "{x}");
             assert_eq!(
-                Goldilocks::from_goldilocks_word(x.0.0[0], SEALED),
+                Goldilocks::from_goldilocks_word(x.0.0[0], Sealed(())),
                 Some(x),
                 "{x}"
             );
         }
-        assert_eq!(F257::goldilocks_factor(SEALED), None);
-        assert_eq!(F257::from_goldilocks_word(1, SEALED), None);
+        assert_eq!(F257::goldilocks_factor(Sealed(())), None);
+        assert_eq!(F257::from_goldilocks_word(1, Sealed(())), None);
     }
 }

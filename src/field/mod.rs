@@ -136,9 +136,6 @@ mod sealed {
 
 pub(crate) use sealed::Sealed;
 
-/// The one [`Sealed`] value, for the crate's own calls of the hooks.
-pub(crate) const SEALED: Sealed = Sealed(());
-
 /// What the S-box chains need: squaring and multiplication. Every [`Field`] has them; a SIMD
 /// batch backend implements it for a vector of field elements, so both run [`sbox_chain`]. (A
 /// trait rather than closures: a closure is compiled as a function of its own, which a backend's

@@ -255,13 +255,13 @@ impl From<GoldilocksFast> for super::Goldilocks {
 mod tests {
     //! The sealed batch-backend hooks (only callable inside the crate).
     use super::*;
-    use crate::field::SEALED;
+    use crate::field::Sealed;
 
     /// The plain form (`r = 1`): the stored word goes out and comes back as it is, lazy
     /// representations (`>= p`) included.
     #[test]
     fn the_batch_kernels_get_and_give_back_the_plain_word() {
-        assert_eq!(GoldilocksFast::goldilocks_factor(SEALED), Some(1));
+        assert_eq!(GoldilocksFast::goldilocks_factor(Sealed(())), Some(1));
         for a in [
             0,
             1,
@@ -272,8 +272,8 @@ mod tests {
             MODULUS + 1,
             u64::MAX,
         ] {
-            let x = GoldilocksFast::from_goldilocks_word(a, SEALED).expect("a word");
-            assert_eq!(x.to_goldilocks_word(SEALED), Some(a), "{a:#x}");
+            let x = GoldilocksFast::from_goldilocks_word(a, Sealed(())).expect("a word");
+            assert_eq!(x.to_goldilocks_word(Sealed(())), Some(a), "{a:#x}");
         }
     }
 }

@@ -72,7 +72,7 @@ use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
 use super::BatchBackend;
-use crate::field::{Field, PrimeField, SEALED, SboxOps, sbox_chain};
+use crate::field::{Field, PrimeField, Sealed, SboxOps, sbox_chain};
 use crate::goldilocks::{GoldilocksFast, MODULUS};
 use crate::linear::{LinearOps, external_layer, internal_layer_fixed};
 use crate::params::MAX_WIDTH;
@@ -518,8 +518,8 @@ impl Form {
     /// `F`'s form, or `None` if `F` is not Goldilocks in a form the kernel reads (the hook's
     /// claim is checked: `ONE` must be stored as `r`, and `r` must be invertible).
     fn of<F: Field>() -> Option<Self> {
-        let r = GoldilocksFast::new(F::goldilocks_factor(SEALED)?);
-        let one = GoldilocksFast::new(F::ONE.to_goldilocks_word(SEALED)?);
+        let r = GoldilocksFast::new(F::goldilocks_factor(Sealed(()))?);
+        let one = GoldilocksFast::new(F::ONE.to_goldilocks_word(Sealed(()))?);
         (r == one && r != GoldilocksFast::ZERO).then(|| Form {
             r: r.to_canonical_u64(),
         })
@@ -618,7 +618,7 @@ impl<V: Lanes> Kernel<V> {
             table
                 .iter()
                 .map(|c| {
-                    let value = Form::plain(r_inv, c.to_goldilocks_word(SEALED).unwrap_or(0));
+                    let value = Form::plain(r_inv, c.to_goldilocks_word(Sealed(())).unwrap_or(0));
                     Constant {
                         value: V::splat(cpu, value),
                         high: V::splat(cpu, value >> 32),
@@ -706,7 +706,7 @@ fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
         for (i, xi) in x.iter_mut().enumerate() {
             let mut words = V::Words::default();
             for (w, state) in words.as_mut().iter_mut().zip(states.chunks_exact(t)) {
-                *w = state[i].to_goldilocks_word(SEALED).unwrap_or(0);
+                *w = state[i].to_goldilocks_word(Sealed(())).unwrap_or(0);
             }
             let v = V::load(cpu, &words);
             xi.0[g] = match k.factors {
@@ -725,7 +725,7 @@ fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
             let mut words = V::Words::default();
             canonical(v).store(&mut words);
             for (&w, state) in words.as_ref().iter().zip(states.chunks_exact_mut(t)) {
-                if let Some(y) = F::from_goldilocks_word(w, SEALED) {
+                if let Some(y) = F::from_goldilocks_word(w, Sealed(())) {
                     state[i] = y;
                 }
             }
