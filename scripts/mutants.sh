@@ -32,20 +32,24 @@ root=$(pwd)
 # against the BN254 t = 3 and Goldilocks t = 8 instances and the API tests; the thread split of
 # `run_batch` exists only with `parallel`. grain: most broken generators never finish (rejection
 # sampling), so each waits out the timeout; three generations (254-bit fixed diagonal, 255-bit
-# and 31-bit drawn diagonals) keep it short. simd: the kernels are declared inside the
-# `simd_only!` macro, which cargo-mutants does not expand, so the scratch copy declares them
-# with plain `#[cfg]` attributes (same condition) before the run; not part of "every group".
+# and 31-bit drawn diagonals) keep it short. montgomery: the portable products run only in the
+# crate's unit tests (`lib`) on a CPU with MULX/ADX. simd: against the kernels' unit tests
+# (`backend::`), the dispatch tests (`batch_backend_is`) and the batch tests of four instances;
+# the kernels are declared inside the `simd_only!` macro, which cargo-mutants does not expand,
+# so the scratch copy declares them with plain `#[cfg]` attributes (same condition) before the
+# run; not part of "every group".
 groups=(
     "core|src/linear.rs src/permutation.rs src/field/mod.rs src/params/mod.rs|small_fields|0||"
     "bytes|src/bytes.rs src/error.rs|modes_bytes errors|0||"
     "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|modes_sponge modes_compress|0||"
     "ct|src/ct.rs src/poseidon2.rs src/instances/raw.rs|kat errors small_fields|0||"
     "grain|src/params/grain.rs|reference_constants|0||bn254_t3_generation bls12_381_t4_generation babybear_t16"
-    "ark|src/field/ark.rs src/field/montgomery.rs|field_ark|0||"
+    "ark|src/field/ark.rs|field_ark|0||"
+    "montgomery|src/field/montgomery.rs src/backend/mulx_adx.rs|lib field_ark|0||"
     "goldilocks|src/goldilocks/fast.rs|goldilocks_field|0||"
     "security|src/security/internal_matrix.rs src/security/round_numbers.rs|security|0||"
     "batch|src/batch.rs src/backend/mod.rs|batch|0|parallel|bn254_t3:: goldilocks_t8:: merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
-    "simd|src/backend/avx512_ifma.rs src/backend/goldilocks/*.rs|batch|0||bn254_t3:: bls12_381_t3:: goldilocks_t8:: ark_goldilocks_t8::"
+    "simd|src/backend/avx512_ifma.rs src/backend/goldilocks/*.rs|lib batch|0||backend:: batch_backend_is bn254_t3:: bls12_381_t3:: goldilocks_t8:: ark_goldilocks_t8::"
 )
 
 if [ "${1:-}" = "--list" ]; then
@@ -65,9 +69,9 @@ rm -rf "$scratch"
 mkdir -p "$scratch"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xmf - -C "$scratch"
 simd_cfg='#[cfg(all(target_arch = "x86_64", feature = "std", not(miri), not(fast_poseidon2_force_portable)))]'
-perl -0pi -e "s/simd_only! \{ items:\n    mod avx512_ifma;\n    mod goldilocks;\n\}/$simd_cfg\nmod avx512_ifma;\n$simd_cfg\nmod goldilocks;/" \
+perl -0pi -e "s/simd_only! \{ items:\n    mod avx512_ifma;\n    mod goldilocks;\n    mod mulx_adx;\n\}/$simd_cfg\nmod avx512_ifma;\n$simd_cfg\nmod goldilocks;\n$simd_cfg\nmod mulx_adx;/" \
     "$scratch/src/backend/mod.rs"
-grep -q '^mod avx512_ifma;' "$scratch/src/backend/mod.rs" || {
+grep -q '^mod mulx_adx;' "$scratch/src/backend/mod.rs" || {
     echo "mutants.sh: could not expose the SIMD modules to cargo-mutants" >&2
     exit 1
 }
@@ -76,6 +80,9 @@ export CARGO_PROFILE_TEST_OPT_LEVEL="${CARGO_PROFILE_TEST_OPT_LEVEL:-1}"
 export CARGO_PROFILE_TEST_DEBUG="${CARGO_PROFILE_TEST_DEBUG:-0}"
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-1}"
 export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-1}"
+# Unoptimised SIMD kernels keep large vector arrays on the stack: test threads get 64 MiB
+# (the default 2 MiB overflows in the simd group's Goldilocks batch tests).
+export RUST_MIN_STACK="${RUST_MIN_STACK:-67108864}"
 export PROPERTY_CASES="${PROPERTY_CASES:-8}"
 # A failing property is enough: no shrinking (it can run a failing test for minutes).
 export PROPTEST_CASES="${PROPTEST_CASES:-8}"
@@ -87,7 +94,8 @@ export PROPTEST_MAX_SHRINK_ITERS="${PROPTEST_MAX_SHRINK_ITERS:-1}"
 run_group() {
     local name files tests opt features filters
     IFS='|' read -r name files tests opt features filters <<<"$1"
-    local args=(--cargo-arg="--config=profile.test.package.fast-poseidon2.opt-level=${MUTANTS_CRATE_OPT_LEVEL:-$opt}")
+    # Mutants inside `#[cfg(all(test, ...))]` modules (test helpers) are not mutants of the crate.
+    local args=(--exclude-re 'tests::' --cargo-arg="--config=profile.test.package.fast-poseidon2.opt-level=${MUTANTS_CRATE_OPT_LEVEL:-$opt}")
     if [ -n "$features" ]; then
         args+=(--cargo-arg="--features=$features")
     fi
@@ -95,7 +103,11 @@ run_group() {
         args+=(--file "$f")
     done
     for t in ${MUTANTS_TESTS:-$tests}; do
-        args+=(--cargo-arg="--test=$t")
+        if [ "$t" = lib ]; then
+            args+=(--cargo-arg=--lib) # the crate's unit tests
+        else
+            args+=(--cargo-arg="--test=$t")
+        fi
     done
     if [ -n "$filters" ]; then
         args+=(--cargo-test-arg=--)

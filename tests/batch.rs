@@ -308,6 +308,33 @@ fn goldilocks_batch_backend_is_the_widest_the_cpu_has() {
     assert_eq!(batch_backend::<Goldilocks>(), expected);
 }
 
+/// The dispatcher gives BN254 and BLS12-381 the AVX-512 IFMA kernel exactly when the CPU has
+/// `avx512f`, `avx512dq` and `avx512ifma`, and never gives it to another field.
+#[test]
+fn four_limb_batch_backend_is_avx512_ifma_exactly_when_the_cpu_has_it() {
+    let simd_build = cfg!(all(
+        target_arch = "x86_64",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    ));
+    #[cfg(target_arch = "x86_64")]
+    let ifma = std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512ifma");
+    #[cfg(not(target_arch = "x86_64"))]
+    let ifma = false;
+    let expected = if simd_build && ifma {
+        BatchBackend::Avx512Ifma
+    } else {
+        BatchBackend::Portable
+    };
+    eprintln!("BN254 / BLS12-381 batch backend: {expected:?}");
+    assert_eq!(batch_backend::<ark_bn254::Fr>(), expected);
+    assert_eq!(batch_backend::<ark_bls12_381::Fr>(), expected);
+    assert_ne!(batch_backend::<Goldilocks>(), BatchBackend::Avx512Ifma);
+    assert_ne!(batch_backend::<F257>(), BatchBackend::Avx512Ifma);
+}
+
 /// Both Goldilocks representations build the same tree (a level of 1000 leaves is a whole
 /// number of vector groups, the upper levels are not).
 #[test]

@@ -10,7 +10,7 @@ use common::babybear::BabyBear;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::security::{check_internal_matrix, round_numbers};
 use fast_poseidon2::{Error, Poseidon2Params};
-use small::{F5, F7, F13, F17};
+use small::{F5, F7, F11, F13, F17};
 
 /// Security level of every shipped instance, in bits.
 const SECURITY: u32 = 128;
@@ -227,6 +227,12 @@ fn digits<F: PrimeField>(mut index: usize, t: usize) -> Vec<F> {
 /// polynomial of `M_I^k` is irreducible of degree t for every `k = 1..=2t`, here with dense
 /// matrix powers and the invariant-subspace criterion instead of polynomial arithmetic.
 fn textbook_internal_matrix_check<F: PrimeField>(mu: &[F]) -> bool {
+    first_failing_power(mu).is_none()
+}
+
+/// The smallest `k` in `1..=2t` for which the minimal polynomial of `M_I^k` is not irreducible
+/// of degree t (see [`textbook_internal_matrix_check`]), if any.
+fn first_failing_power<F: PrimeField>(mu: &[F]) -> Option<usize> {
     let t = mu.len();
     let m: Vec<Vec<F>> = (0..t)
         .map(|i| {
@@ -248,10 +254,10 @@ fn textbook_internal_matrix_check<F: PrimeField>(mu: &[F]) -> bool {
                 .collect();
         }
         if !minimal_polynomial_is_irreducible_of_degree_t(&power) {
-            return false;
+            return Some(k);
         }
     }
-    true
+    None
 }
 
 /// Every diagonal `mu` of GF(13)^2, GF(7)^3 and GF(5)^4: the check accepts
@@ -286,6 +292,22 @@ fn internal_matrix_check_agrees_with_the_definition_on_every_small_diagonal() {
     exhaust::<F13>(2);
     exhaust::<F7>(3);
     exhaust::<F5>(4);
+}
+
+/// `mu = (0, 2, 5, 7, 8, 9)` over GF(11), t = 6 (found with a script): the minimal polynomial
+/// of `M_I^k` is irreducible of degree 6 for every `k <= 11`, but an eigenvalue `lambda`
+/// (generating `F_(11^6)`) has `lambda^12` in the subfield `F_(11^3)` (12 divides
+/// `11^3 + 1 = 1332`, the order of `F_(11^6)^* / F_(11^3)^*`), so `M_I^12` has a minimal
+/// polynomial of degree 3. Only the powers `k` in `(t + 2, 2t]` see it: the check must go up to
+/// `k = 2t`.
+#[test]
+fn internal_matrix_whose_only_failing_power_is_twice_the_width_is_rejected() {
+    let mu: Vec<F11> = [0, 2, 5, 7, 8, 9].map(F11::from_u64).to_vec();
+    assert_eq!(first_failing_power(&mu), Some(12));
+    assert_eq!(
+        check_internal_matrix(&mu),
+        Err(Error::InsecureInternalMatrix)
+    );
 }
 
 /// `mu = (12, 10, 4, 4, 9, 3)` over GF(13), t = 6: the characteristic polynomial is squarefree
@@ -402,6 +424,17 @@ fn round_numbers_equal_the_exhaustive_search_on_a_parameter_grid() {
             }
         }
     }
+}
+
+/// A 9-bit field (GF(257)), t = 8, d = 7, M = 128, with the margin: `R_F = 10` (the
+/// statistical bound) and `R_P = 2` meet every bound, and the second Groebner bound
+/// `t - 1 + log_7(2) min(M / (t + 1), n / 2) - R_P = 7 + 1.6 - 2` takes half the field size
+/// `n / 2 = 4.5`, not `M / (t + 1) = 14.2` (which would ask `R_F >= 11`, found with a script):
+/// `(10 + 2, ceil(2 * 1.075)) = (12, 3)`.
+#[test]
+fn round_numbers_bound_the_second_groebner_attack_by_half_the_field_size() {
+    assert_eq!(round_numbers(9, 8, 7, 128, true), Ok((12, 3)));
+    assert_eq!(textbook_round_numbers(9, 8, 7, 128, true), Some((12, 3)));
 }
 
 #[test]
