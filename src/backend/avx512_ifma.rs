@@ -625,7 +625,7 @@ mod tests {
     //! The kernel's building blocks at the edges of their documented input ranges, on both
     //! moduli, against ark's scalar arithmetic.
     use super::*;
-    use ark_ff::{Field as ArkField, PrimeField as ArkPrimeField};
+    use ark_ff::{BigInteger, Field as ArkField, PrimeField as ArkPrimeField};
 
     /// Whether to run; says so when the CPU lacks the backend.
     fn cpu_ok() -> bool {
@@ -711,7 +711,7 @@ mod tests {
         r.iter().all(|&l| l <= MASK52) && w.iter().rev().le(two_p.iter().rev())
     }
 
-    fn check_field<F: ArkPrimeField + Field>() {
+    fn check_field<F: ArkPrimeField + Field>(crafted_top: u64) {
         let m = Modulus::of::<F>().expect("supported modulus");
         let r_inv = ArkField::inverse(&ArkField::pow(&F::from(2u64), [260])).unwrap();
 
@@ -727,6 +727,21 @@ mod tests {
         let r = unsafe { run(&m, &big, &big, Op::Reduce) };
         assert!(is_below_2p(&r, &m), "reduce output below 2p and normalized");
         assert_eq!(integer_mod_p::<F>(&r), integer_mod_p::<F>(&big));
+
+        // reduce: a top limb whose exact quotient `l_4 2^208 / p` lies just below an integer
+        // (within 2^-58 of it; found with the continued fraction of `2^208 mod p` over `p`).
+        // An estimate that rounds the quotient up instead of down takes one `p` too many here.
+        let two208 = ArkField::pow(&F::from(2u64), [208]);
+        let gap = -(F::from(crafted_top) * two208);
+        assert!(
+            ArkPrimeField::into_bigint(gap).num_bits() < 200,
+            "the crafted top limb leaves l_4 2^208 just below a multiple of p"
+        );
+        let crafted = [0, 0, 0, 0, crafted_top];
+        // SAFETY: `cpu_ok()` confirmed the features `run` enables.
+        let r = unsafe { run(&m, &crafted, &crafted, Op::Reduce) };
+        assert!(is_below_2p(&r, &m), "reduce output below 2p and normalized");
+        assert_eq!(integer_mod_p::<F>(&r), integer_mod_p::<F>(&crafted));
 
         // mont_mul and mont_square: both inputs 2p - 1.
         let top = two_p_minus_one(&m);
@@ -759,14 +774,14 @@ mod tests {
     #[test]
     fn bn254_building_blocks_hold_their_bounds_at_the_extremes() {
         if cpu_ok() {
-            check_field::<ark_bn254::Fr>();
+            check_field::<ark_bn254::Fr>(0x7af3_db12_020a_866);
         }
     }
 
     #[test]
     fn bls12_381_building_blocks_hold_their_bounds_at_the_extremes() {
         if cpu_ok() {
-            check_field::<ark_bls12_381::Fr>();
+            check_field::<ark_bls12_381::Fr>(0xc69_9d1f_667f_adcf);
         }
     }
 }

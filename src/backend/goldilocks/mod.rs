@@ -855,6 +855,16 @@ mod tests {
     }
 
     #[test]
+    fn canonical_is_the_representative_below_p() {
+        on_every_isa(|r| {
+            for x in WORDS {
+                let got = apply!([r(x)], |x| lane0(canonical(x)));
+                assert_eq!(got, x % MODULUS, "canonical {x}");
+            }
+        });
+    }
+
+    #[test]
     fn additions_are_congruent() {
         on_every_isa(|r| {
             for a in WORDS {
