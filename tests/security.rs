@@ -426,6 +426,30 @@ fn round_numbers_equal_the_exhaustive_search_on_a_parameter_grid() {
     }
 }
 
+/// The tie rule and the cost order, where they decide (parameter sets found with a script; a
+/// 4-bit field at security levels far above it, d = 3, with the margin). There the third
+/// Groebner bound `(t - 2 + M / (2 log2 alpha) - R_P) / (t - 1)` decides: two fewer full rounds
+/// need `2 (t - 1)` more partial rounds, about `2.15 (t - 1)` S-boxes after the margin against
+/// the `2 t` saved, so the cheapest pair is not the one with the fewest full rounds.
+/// - t = 15, M = 1088: `(14, 204)` and `(12, 234)` both cost 414 S-boxes: the smaller `R_F` wins.
+/// - t = 16, M = 1152: `(14, 213)` costs 437, the later `(12, 246)` 438: fewer full rounds do
+///   not win at a higher cost.
+#[test]
+fn round_numbers_break_cost_ties_toward_fewer_full_rounds_and_never_pay_for_them() {
+    for (t, m, pair) in [(15, 1088, (12, 234)), (16, 1152, (14, 213))] {
+        assert_eq!(
+            round_numbers(4, t, 3, m, true),
+            Ok(pair),
+            "t = {t}, M = {m}"
+        );
+        assert_eq!(
+            textbook_round_numbers(4, t, 3, m, true),
+            Some(pair),
+            "t = {t}, M = {m}"
+        );
+    }
+}
+
 /// A 9-bit field (GF(257)), t = 8, d = 7, M = 128, with the margin: `R_F = 10` (the
 /// statistical bound) and `R_P = 2` meet every bound, and the second Groebner bound
 /// `t - 1 + log_7(2) min(M / (t + 1), n / 2) - R_P = 7 + 1.6 - 2` takes half the field size
