@@ -459,6 +459,32 @@ fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
     let mut batch = gl_input.clone();
     assert!(!gl.permute_batch_on(BatchBackend::Avx512Ifma, &mut batch));
     assert_eq!(batch, gl_input);
+    // Every Goldilocks kernel the CPU has runs, not only the widest one.
+    let simd_build = cfg!(all(
+        target_arch = "x86_64",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    ));
+    #[cfg(target_arch = "x86_64")]
+    let cpu = [
+        (
+            BatchBackend::Avx512,
+            std::is_x86_feature_detected!("avx512f"),
+        ),
+        (BatchBackend::Avx2, std::is_x86_feature_detected!("avx2")),
+    ];
+    #[cfg(not(target_arch = "x86_64"))]
+    let cpu = [(BatchBackend::Avx512, false), (BatchBackend::Avx2, false)];
+    for (backend, present) in cpu {
+        let mut batch = gl_input.clone();
+        let ran = gl.permute_batch_on(backend, &mut batch);
+        assert_eq!(ran, simd_build && present, "{backend:?}");
+        if ran {
+            for (got, x) in batch.iter().zip(&gl_input) {
+                assert_eq!(*got, gl.permutation(x), "{backend:?}");
+            }
+        }
+    }
 }
 
 /// With `parallel`, how a batch is split across threads changes nothing: on pools of 1, 3 and 8
