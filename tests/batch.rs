@@ -423,6 +423,17 @@ fn runtime_batch_equals_scalar_for_sbox_degree_seven() {
     }
 }
 
+/// The Goldilocks kernels at the widths without a width-specialised loop (t = 2, 3 with the
+/// fixed internal matrices, t = 4, 24, 32 through the generic one), on runtime instances
+/// generated for them, on both field types.
+#[test]
+fn goldilocks_batch_equals_scalar_at_the_other_widths() {
+    for t in [2, 3, 4, 24, 32] {
+        check_runtime_batch::<Goldilocks>(7, t);
+        check_runtime_batch::<GoldilocksFast>(7, t);
+    }
+}
+
 /// The other two S-box degrees the runtime batch dispatches on, over GF(257) (`p - 1 = 2^8`, so
 /// `x^3` and `x^11` are permutations there).
 #[test]
