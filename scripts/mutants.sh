@@ -39,7 +39,7 @@ root=$(pwd)
 # so the scratch copy declares them with plain `#[cfg]` attributes (same condition) before the
 # run; not part of "every group".
 groups=(
-    "core|src/linear.rs src/permutation.rs src/field/mod.rs src/params/mod.rs|small_fields|0||"
+    "core|src/linear.rs src/permutation.rs src/field/mod.rs src/params/mod.rs|small_fields goldilocks_field|0||"
     "bytes|src/bytes.rs src/error.rs|modes_bytes errors|0||"
     "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|modes_sponge modes_compress|0||"
     "ct|src/ct.rs src/poseidon2.rs src/instances/raw.rs|kat errors small_fields|0||"

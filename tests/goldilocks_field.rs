@@ -54,6 +54,29 @@ fn sub_mod_p(a: u128, b: u128) -> u64 {
     reduce(a % p128() + p128() - b % p128())
 }
 
+/// `x^d` by modular exponentiation on the integers.
+fn pow_mod_p(x: u64, d: u64) -> u64 {
+    (0..d).fold(1, |acc, _| reduce(u128::from(acc) * u128::from(x)))
+}
+
+/// The default S-box chains of `Field::sbox` (the ones a field without its own S-box runs) are
+/// `x^d` for every supported degree, on every edge representation. Only d = 7 and 11 are
+/// permutations of Goldilocks, but the chains for 3 and 5 serve other fields.
+#[test]
+fn default_sbox_chains_are_the_powers_for_every_degree() {
+    for &a in &EDGES {
+        let x = fast(a);
+        let got = [x.sbox::<3>(), x.sbox::<5>(), x.sbox::<7>(), x.sbox::<11>()];
+        for (d, got) in [3, 5, 7, 11].into_iter().zip(got) {
+            assert_eq!(
+                got.to_canonical_u64(),
+                pow_mod_p(reduce(u128::from(a)), d),
+                "{a:#x}^{d}"
+            );
+        }
+    }
+}
+
 #[test]
 fn add_matches_integer_arithmetic_on_edge_pairs() {
     check_edge_pairs("add", Field::add, |a, b| reduce(a + b));
