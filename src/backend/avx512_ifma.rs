@@ -774,14 +774,14 @@ mod tests {
     #[test]
     fn bn254_building_blocks_hold_their_bounds_at_the_extremes() {
         if cpu_ok() {
-            check_field::<ark_bn254::Fr>(0x7af3_db12_020a_866);
+            check_field::<ark_bn254::Fr>(0x07af_3db1_2020_a866);
         }
     }
 
     #[test]
     fn bls12_381_building_blocks_hold_their_bounds_at_the_extremes() {
         if cpu_ok() {
-            check_field::<ark_bls12_381::Fr>(0xc69_9d1f_667f_adcf);
+            check_field::<ark_bls12_381::Fr>(0x0c69_9d1f_667f_adcf);
         }
     }
 }
