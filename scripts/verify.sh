@@ -31,7 +31,7 @@ scripts/coverage.sh
 
 if [ "${VERIFY_MUTANTS:-0}" = 1 ]; then
     section "mutation testing"
-    scripts/mutants.sh
+    scripts/mutants.sh all simd # every group, and the SIMD kernels
 fi
 
 section "done"
