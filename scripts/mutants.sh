@@ -49,7 +49,7 @@ groups=(
     "goldilocks|src/goldilocks/fast.rs|goldilocks_field|0||"
     "security|src/security/internal_matrix.rs src/security/round_numbers.rs|security|0||"
     "batch|src/batch.rs src/backend/mod.rs|batch|0|parallel|bn254_t3:: goldilocks_t8:: merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
-    "simd|src/backend/avx512_ifma.rs src/backend/goldilocks/*.rs|lib batch|0||backend:: batch_backend_is bn254_t3:: bn254_t4:: bls12_381_t3:: sbox_degree_seven permute_batch_on other_widths goldilocks_t8:: ark_goldilocks_t8::"
+    "simd|src/backend/avx512_ifma.rs src/backend/goldilocks/*.rs|lib batch|0||backend:: batch_backend_is bn254_t3:: bn254_t4:: bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths goldilocks_t8:: ark_goldilocks_t8::"
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -403,7 +403,13 @@ fn compress_batch_rejects_a_ragged_input() {
 /// `Poseidon2::permute_batch` on parameters generated over `F` for S-box degree `d` and width
 /// `t` equals the scalar permutation on 17 random states.
 fn check_runtime_batch<F: PrimeField>(d: u64, t: usize) {
-    let perm = Poseidon2::new(Poseidon2Params::<F>::generate(t, d, 8, 12).expect("params"));
+    check_batch_of(&Poseidon2Params::<F>::generate(t, d, 8, 12).expect("params"));
+}
+
+/// `Poseidon2::permute_batch` on `params` equals the scalar permutation on 17 random states.
+fn check_batch_of<F: PrimeField>(params: &Poseidon2Params<F>) {
+    let (t, d) = (params.width(), params.sbox_degree());
+    let perm = Poseidon2::new(params.clone());
     let mut rng = StdRng::seed_from_u64(d);
     let input: Vec<F> = (0..17 * t).map(|_| random(&mut rng)).collect();
     let mut batch = input.clone();
@@ -431,6 +437,34 @@ fn goldilocks_batch_equals_scalar_at_the_other_widths() {
     for t in [2, 3, 4, 24, 32] {
         check_runtime_batch::<Goldilocks>(7, t);
         check_runtime_batch::<GoldilocksFast>(7, t);
+    }
+}
+
+/// The IFMA kernel's S-box chains for d = 3 and 11. `generate` never gives BN254 or BLS12-381
+/// these degrees (3 and 11 divide `p - 1` for both, so `x^d` is no permutation there), but
+/// `Poseidon2Params::new` takes them with explicit constants: the batch must still compute the
+/// same map as the scalar path.
+#[test]
+fn batch_equals_scalar_for_explicit_parameters_of_degrees_three_and_eleven() {
+    fn check<F: PrimeField>(d: u64, t: usize) {
+        let g = Poseidon2Params::<F>::generate(t, 5, 8, 12).expect("params");
+        let params = Poseidon2Params::new(
+            t,
+            d,
+            8,
+            12,
+            g.external_round_constants().to_vec(),
+            g.internal_round_constants().to_vec(),
+            g.internal_diagonal_minus_one().to_vec(),
+        )
+        .expect("explicit parameters");
+        check_batch_of(&params);
+    }
+    for d in [3, 11] {
+        for t in [3, 4] {
+            check::<ark_bn254::Fr>(d, t);
+            check::<ark_bls12_381::Fr>(d, t);
+        }
     }
 }
 

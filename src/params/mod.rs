@@ -151,7 +151,9 @@ impl<F: Field> Poseidon2Params<F> {
     /// Shapes: `external_round_constants.len() == R_F · t`, `internal_round_constants.len() ==
     /// R_P`, `internal_diagonal_minus_one.len() == t` (see the type's docs for the layout). For
     /// t = 2, 3 the diagonal must be the fixed `(1, 2)` / `(1, 1, 2)`. No security check is run
-    /// on the diagonal; use [`crate::security::check_internal_matrix`] for that.
+    /// on the diagonal; use [`crate::security::check_internal_matrix`] for that. Nor is `d`
+    /// checked against the field (a [`Field`] need not know its modulus): `x^d` permutes `F` only
+    /// if `gcd(d, p - 1) = 1`, which [`check_sbox_degree`] checks and [`Self::generate`] requires.
     ///
     /// # Errors
     /// Everything [`check_shape`] rejects; [`Error::InvalidConstantsLength`] for a table of the
