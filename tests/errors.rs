@@ -26,6 +26,27 @@ fn wrong_state_lengths_are_errors_and_leave_the_state_untouched() {
     }
 }
 
+/// `check_sbox_degree` on its own (outside `generate`, which checks the shape first) answers
+/// every degree with a result, `d = 0` included (`x^0` is constant, `gcd(0, p - 1) = p - 1`).
+#[test]
+fn sbox_degree_check_answers_every_degree_without_panicking() {
+    use fast_poseidon2::params::check_sbox_degree;
+    assert_eq!(
+        check_sbox_degree::<Fr>(0),
+        Err(Error::SboxNotPermutation { d: 0 })
+    );
+    assert_eq!(check_sbox_degree::<Fr>(1), Ok(()));
+    assert_eq!(
+        check_sbox_degree::<Fr>(3),
+        Err(Error::SboxNotPermutation { d: 3 })
+    );
+    assert_eq!(check_sbox_degree::<Fr>(5), Ok(()));
+    assert_eq!(
+        check_sbox_degree::<Fr>(u64::MAX),
+        Err(Error::SboxNotPermutation { d: u64::MAX })
+    );
+}
+
 #[test]
 fn generate_rejects_unsupported_shapes() {
     let cases = [

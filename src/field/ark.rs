@@ -19,7 +19,7 @@
 //! permutations 2-4% slower; `nice -n -20` probe, min over 2,000 samples, 2026-11-30). Other
 //! fields use ark's arithmetic.
 
-use super::{Field, PrimeField, montgomery};
+use super::{Field, MAX_FIELD_BYTES, PrimeField, montgomery};
 use ark_ff::{AdditiveGroup, BigInt, Fp, MontBackend, MontConfig, PrimeField as ArkPrimeField};
 
 impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
@@ -254,7 +254,16 @@ fn from_limbs<C: MontConfig<N>, const N: usize>(limbs: [u64; 4]) -> Fp<MontBacke
 
 impl<C: MontConfig<N>, const N: usize> PrimeField for Fp<MontBackend<C, N>, N> {
     const MODULUS_BITS: u32 = <Self as ArkPrimeField>::MODULUS_BIT_SIZE;
-    const BYTES: usize = (<Self as ArkPrimeField>::MODULUS_BIT_SIZE as usize).div_ceil(8);
+    /// Fields above `8 · MAX_FIELD_BYTES = 512` bits are rejected at compile time (wherever
+    /// `BYTES` is used), not with a panic at run time.
+    const BYTES: usize = {
+        let bytes = (<Self as ArkPrimeField>::MODULUS_BIT_SIZE as usize).div_ceil(8);
+        assert!(
+            bytes <= MAX_FIELD_BYTES,
+            "fast-poseidon2 supports prime fields of at most 512 bits"
+        );
+        bytes
+    };
 
     fn sub(self, rhs: Self) -> Self {
         self - rhs

@@ -48,8 +48,8 @@ impl<const L: usize> RawInstance<L> {
         )
     }
 
-    /// The runtime-width parameters.
-    #[cfg(feature = "alloc")]
+    /// The runtime-width parameters (for the cached getters, which need `std`).
+    #[cfg(feature = "std")]
     pub(crate) fn params<F: PrimeField>(&self) -> crate::Poseidon2Params<F> {
         let convert = |table: &[[u64; L]]| table.iter().map(element::<F, L>).collect();
         crate::Poseidon2Params {

@@ -41,8 +41,12 @@ pub const fn check_shape(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> 
 /// Checks that `x^d` permutes `F`, i.e. `gcd(d, p - 1) = 1` (paper section 2.1).
 ///
 /// # Errors
-/// [`Error::SboxNotPermutation`] if `d` shares a factor with `p - 1`.
+/// [`Error::SboxNotPermutation`] if `d` shares a factor with `p - 1`, including `d = 0`
+/// (`gcd(0, p - 1) = p - 1`: `x^0` is constant).
 pub fn check_sbox_degree<F: PrimeField>(d: u64) -> Result<(), Error> {
+    if d == 0 {
+        return Err(Error::SboxNotPermutation { d });
+    }
     let mut modulus = [0u8; MAX_FIELD_BYTES];
     F::write_modulus_be(&mut modulus);
     // (p - 1) mod d by long division over the big-endian bytes (p is odd, so p - 1 just clears

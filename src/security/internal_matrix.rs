@@ -24,6 +24,11 @@ use alloc::vec::Vec;
 /// Checks the internal matrix `M_I = J - I + diag(mu)` given its diagonal `mu` (`t = mu.len()`
 /// entries, `t >= 2`; for the shipped instances `mu_i = mat_diag_m_1[i] + 1`).
 ///
+/// This is the check `Poseidon2Params::generate` runs on drawn diagonals (t >= 4). The fixed
+/// t = 2, 3 matrices of the paper (diagonals `(2, 3)`, `(2, 2, 3)`) are not drawn and need not
+/// pass it; the t = 3 one does not (it has the eigenvector `(1, -1, 0)` with eigenvalue 1, so its
+/// characteristic polynomial is reducible): the paper fixes both for their cheap evaluation.
+///
 /// # Errors
 /// [`Error::InsecureInternalMatrix`] if `M_I` is singular or the minimal polynomial of some
 /// `M_I^k`, `k = 1..=2t`, is reducible or of degree below `t`; [`Error::UnsupportedWidth`] for
