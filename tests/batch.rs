@@ -283,22 +283,28 @@ instance_tests! {
         20, [Avx512, Avx2];
 }
 
+/// Whether this build compiles the SIMD backends (x86-64, not Miri, not forced portable).
+const SIMD_BUILD: bool = cfg!(all(
+    target_arch = "x86_64",
+    not(miri),
+    not(fast_poseidon2_force_portable)
+));
+
+/// Whether the CPU has the named x86 feature (`false` on other architectures).
+macro_rules! cpu_has {
+    ($feature:tt) => {{
+        #[cfg(target_arch = "x86_64")]
+        let has = std::is_x86_feature_detected!($feature);
+        #[cfg(not(target_arch = "x86_64"))]
+        let has = false;
+        has
+    }};
+}
+
 /// The dispatcher picks the widest Goldilocks kernel the CPU has, for both field types.
 #[test]
 fn goldilocks_batch_backend_is_the_widest_the_cpu_has() {
-    let simd_build = cfg!(all(
-        target_arch = "x86_64",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ));
-    #[cfg(target_arch = "x86_64")]
-    let (avx512, avx2) = (
-        std::is_x86_feature_detected!("avx512f"),
-        std::is_x86_feature_detected!("avx2"),
-    );
-    #[cfg(not(target_arch = "x86_64"))]
-    let (avx512, avx2) = (false, false);
-    let expected = match (simd_build, avx512, avx2) {
+    let expected = match (SIMD_BUILD, cpu_has!("avx512f"), cpu_has!("avx2")) {
         (true, true, _) => BatchBackend::Avx512,
         (true, false, true) => BatchBackend::Avx2,
         _ => BatchBackend::Portable,
@@ -312,18 +318,8 @@ fn goldilocks_batch_backend_is_the_widest_the_cpu_has() {
 /// `avx512f`, `avx512dq` and `avx512ifma`, and never gives it to another field.
 #[test]
 fn four_limb_batch_backend_is_avx512_ifma_exactly_when_the_cpu_has_it() {
-    let simd_build = cfg!(all(
-        target_arch = "x86_64",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ));
-    #[cfg(target_arch = "x86_64")]
-    let ifma = std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512dq")
-        && std::is_x86_feature_detected!("avx512ifma");
-    #[cfg(not(target_arch = "x86_64"))]
-    let ifma = false;
-    let expected = if simd_build && ifma {
+    let ifma = cpu_has!("avx512f") && cpu_has!("avx512dq") && cpu_has!("avx512ifma");
+    let expected = if SIMD_BUILD && ifma {
         BatchBackend::Avx512Ifma
     } else {
         BatchBackend::Portable
@@ -505,25 +501,14 @@ fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
     assert!(!gl.permute_batch_on(BatchBackend::Avx512Ifma, &mut batch));
     assert_eq!(batch, gl_input);
     // Every Goldilocks kernel the CPU has runs, not only the widest one.
-    let simd_build = cfg!(all(
-        target_arch = "x86_64",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ));
-    #[cfg(target_arch = "x86_64")]
     let cpu = [
-        (
-            BatchBackend::Avx512,
-            std::is_x86_feature_detected!("avx512f"),
-        ),
-        (BatchBackend::Avx2, std::is_x86_feature_detected!("avx2")),
+        (BatchBackend::Avx512, cpu_has!("avx512f")),
+        (BatchBackend::Avx2, cpu_has!("avx2")),
     ];
-    #[cfg(not(target_arch = "x86_64"))]
-    let cpu = [(BatchBackend::Avx512, false), (BatchBackend::Avx2, false)];
     for (backend, present) in cpu {
         let mut batch = gl_input.clone();
         let ran = gl.permute_batch_on(backend, &mut batch);
-        assert_eq!(ran, simd_build && present, "{backend:?}");
+        assert_eq!(ran, SIMD_BUILD && present, "{backend:?}");
         if ran {
             for (got, x) in batch.iter().zip(&gl_input) {
                 assert_eq!(*got, gl.permutation(x), "{backend:?}");

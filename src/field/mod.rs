@@ -181,8 +181,9 @@ pub const fn is_supported_degree(d: u64) -> bool {
 
 /// A prime field with the operations parameter generation and the byte API need.
 ///
-/// `BYTES` is the canonical encoding length (`ceil(log2(p) / 8)`); encodings are of the
-/// canonical integer in `[0, p)`.
+/// `BYTES` is the canonical encoding length (`ceil(log2(p) / 8)`), at most
+/// [`MAX_FIELD_BYTES`] (the crate's buffers are that long; the ark-ff implementation rejects
+/// larger fields at compile time); encodings are of the canonical integer in `[0, p)`.
 pub trait PrimeField: Field {
     /// Bit length `n` of the modulus `p` (254 for BN254, 255 for BLS12-381, 64 for Goldilocks).
     const MODULUS_BITS: u32;
