@@ -3,18 +3,22 @@
 //!
 //! - `permute_batch`: every state permuted in place, each exactly as the single-state
 //!   permutation would.
-//! - `compress_batch`: the reference's Merkle compression `perm(inputs ‖ 0)[0]`
-//!   (`t - 1` inputs per digest; for t = 3 `perm([left, right, 0])[0]`) over many input groups.
-//! - `merkle_root`: a Merkle tree of arity `t - 1` built level by level with `compress_batch`.
-//!   An incomplete last group of a level is padded with zeros (for t = 3: an odd last node is
-//!   paired with `0`); the tree stops when one node remains, so a single leaf is its own root.
+//! - `compress_batch`: the Merkle compression of [`crate::modes`] over many groups of children:
+//!   each group is `merkle_arity · D` elements (the children's digests one after the other),
+//!   each result the `D`-element digest (for BN254 t = 3: `perm([left, right, 0])[0]`).
+//!
+//! Merkle trees built on it are in [`crate::merkle`].
 
 use crate::backend::{self, BatchBackend, batch_backend};
 use crate::ct::Poseidon2Ct;
 use crate::field::Field;
 use crate::permutation::RoundConstants;
 #[cfg(feature = "alloc")]
-use crate::{Error, Poseidon2};
+use crate::{
+    Error, Poseidon2,
+    field::PrimeField,
+    modes::{Permutation, digest_len, merkle_arity},
+};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
@@ -24,7 +28,7 @@ const PARALLEL_MIN_STATES: usize = 64;
 
 /// Permutes the flat buffer `states` (a whole number of width-`t` states) on `backend`, in
 /// chunks across rayon's threads with the `parallel` feature.
-fn run_batch<F: Field, const D: u64>(
+pub(crate) fn run_batch<F: Field, const D: u64>(
     states: &mut [F],
     t: usize,
     rc: RoundConstants<'_, F>,
@@ -48,33 +52,42 @@ fn run_batch<F: Field, const D: u64>(
     backend::permute_batch::<F, D>(states, t, rc, backend);
 }
 
-/// `perm(group ‖ 0)[0]` for each group of `arity = t - 1` elements of `inputs` (whose length is
-/// a multiple of `arity`), with `permute` running the batch.
+/// The group size of `perm`'s Merkle compression, `merkle_arity · D` elements, or `None` if its
+/// width has no compression for the field's digests.
 #[cfg(feature = "alloc")]
-fn compress_groups<F: Field>(inputs: &[F], t: usize, permute: impl FnOnce(&mut [F])) -> Vec<F> {
-    let mut states = Vec::with_capacity(inputs.len() / (t - 1) * t);
-    for group in inputs.chunks_exact(t - 1) {
-        states.extend_from_slice(group);
-        states.push(F::ZERO);
-    }
-    permute(&mut states);
-    states.iter().step_by(t).copied().collect()
+pub(crate) fn compression_group<P: Permutation>(perm: &P) -> Option<usize>
+where
+    P::Field: PrimeField,
+{
+    let digest = digest_len::<P::Field>();
+    merkle_arity(perm.width(), digest).map(|arity| arity * digest)
 }
 
-/// The Merkle root of `leaves` with arity `t - 1` (padding and stopping rules in the module docs).
+/// The `D`-element compression `perm(group ‖ 0 …)[..D]` of each `group`-element group of
+/// `inputs` (a whole number of groups, `group <= t`), on the batch path; the digests are
+/// concatenated.
 #[cfg(feature = "alloc")]
-fn merkle_root<F: Field>(
-    leaves: &[F],
-    t: usize,
-    compress: impl Fn(&[F]) -> Vec<F>,
-) -> Result<F, Error> {
-    let arity = t - 1;
-    let mut level = leaves.to_vec();
-    while level.len() > 1 {
-        level.resize(level.len().next_multiple_of(arity), F::ZERO);
-        level = compress(&level);
+pub(crate) fn compress_groups<P: Permutation>(
+    perm: &P,
+    inputs: &[P::Field],
+    group: usize,
+) -> Vec<P::Field>
+where
+    P::Field: PrimeField,
+{
+    let (t, digest) = (perm.width(), digest_len::<P::Field>());
+    let groups = inputs.len() / group;
+    let mut states = Vec::with_capacity(groups * t);
+    for children in inputs.chunks_exact(group) {
+        states.extend_from_slice(children);
+        states.resize(states.len() + t - group, P::Field::ZERO);
     }
-    level.first().copied().ok_or(Error::EmptyInput)
+    perm.permute_states(&mut states);
+    let mut digests = Vec::with_capacity(groups * digest);
+    for state in states.chunks_exact(t) {
+        digests.extend_from_slice(&state[..digest]);
+    }
+    digests
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -104,34 +117,24 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         runs
     }
 
-    /// The Merkle compression `perm(input ‖ 0)[0]` of every input group: `N = T - 1` elements
-    /// in, one digest out per group, in order.
-    ///
-    /// `N != T - 1` is a compile-time error.
+    /// The Merkle compression of every group of `N` elements (the [`crate::modes::merkle_arity`]
+    /// children's `D`-element digests one after the other): one `D`-element digest per group,
+    /// concatenated in order. On BN254 and BLS12-381 `N = T - 1` and each digest is
+    /// `perm(group ‖ 0)[0]`; on Goldilocks `N = 8` (two 4-element digests) and each digest is
+    /// `perm(group ‖ 0 …)[..4]`. Any other `N` is a compile-time error.
     #[cfg(feature = "alloc")]
-    pub fn compress_batch<const N: usize>(&self, inputs: &[[F; N]]) -> Vec<F> {
-        const { assert!(N + 1 == T, "compress_batch takes T - 1 elements per input") };
-        compress_groups(inputs.as_flattened(), T, |states| {
-            run_batch::<F, D>(states, T, self.constants(), batch_backend::<F>())
-        })
-    }
-
-    /// The root of the Merkle tree of arity `T - 1` over `leaves`, built level by level with
-    /// [`Self::compress_batch`]. An incomplete last group of a level is padded with zeros (for
-    /// T = 3: an odd last node is paired with 0); one leaf is its own root.
-    ///
-    /// `T = 2` (arity 1, a tree that never narrows) is a compile-time error.
-    ///
-    /// # Errors
-    /// [`Error::EmptyInput`] if `leaves` is empty.
-    #[cfg(feature = "alloc")]
-    pub fn merkle_root(&self, leaves: &[F]) -> Result<F, Error> {
-        const { assert!(T >= 3, "merkle_root needs T >= 3 (arity T - 1 >= 2)") };
-        merkle_root(leaves, T, |level| {
-            compress_groups(level, T, |states| {
-                run_batch::<F, D>(states, T, self.constants(), batch_backend::<F>())
-            })
-        })
+    pub fn compress_batch<const N: usize>(&self, inputs: &[[F; N]]) -> Vec<F>
+    where
+        F: PrimeField,
+    {
+        const {
+            let digest = digest_len::<F>();
+            assert!(
+                matches!(merkle_arity(T, digest), Some(arity) if arity * digest == N),
+                "compress_batch takes merkle_arity(T, D) * D elements per group"
+            )
+        };
+        compress_groups(self, inputs.as_flattened(), N)
     }
 }
 
@@ -157,7 +160,7 @@ impl<F: Field> Poseidon2<F> {
     }
 
     /// Runs a checked flat batch with the instance's S-box degree.
-    fn run_batch(&self, states: &mut [F]) {
+    pub(crate) fn run_batch(&self, states: &mut [F]) {
         let (t, rc, backend) = (self.width(), self.constants(), batch_backend::<F>());
         // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
         match self.params().sbox_degree() {
@@ -167,40 +170,26 @@ impl<F: Field> Poseidon2<F> {
             _ => run_batch::<F, 11>(states, t, rc, backend),
         }
     }
+}
 
-    /// The Merkle compression `perm(group ‖ 0)[0]` of every group of `t - 1` consecutive
-    /// elements of `inputs`: one digest per group, in order.
+#[cfg(feature = "alloc")]
+impl<F: PrimeField> Poseidon2<F> {
+    /// The Merkle compression of every group of `merkle_arity · D` consecutive elements of
+    /// `inputs` (the children's digests one after the other; `t - 1` elements on BN254 and
+    /// BLS12-381, 8 on Goldilocks): one `D`-element digest per group, concatenated in order.
     ///
     /// # Errors
-    /// [`Error::InvalidBatchLength`] (with `width` = `t - 1`) if `inputs.len()` is not a
-    /// multiple of `t - 1`.
+    /// [`Error::UnsupportedWidth`] if the width has no compression for the field's digests
+    /// (`t < 2D`); [`Error::InvalidBatchLength`] (with `width` = the group size) if
+    /// `inputs.len()` is not a multiple of the group size.
     pub fn compress_batch(&self, inputs: &[F]) -> Result<Vec<F>, Error> {
-        let arity = self.width() - 1;
-        if !inputs.len().is_multiple_of(arity) {
+        let group = compression_group(self).ok_or(Error::UnsupportedWidth { t: self.width() })?;
+        if !inputs.len().is_multiple_of(group) {
             return Err(Error::InvalidBatchLength {
                 len: inputs.len(),
-                width: arity,
+                width: group,
             });
         }
-        Ok(compress_groups(inputs, self.width(), |states| {
-            self.run_batch(states)
-        }))
-    }
-
-    /// The root of the Merkle tree of arity `t - 1` over `leaves`, built level by level with
-    /// [`Self::compress_batch`]. An incomplete last group of a level is padded with zeros (for
-    /// t = 3: an odd last node is paired with 0); one leaf is its own root.
-    ///
-    /// # Errors
-    /// [`Error::EmptyInput`] if `leaves` is empty; [`Error::UnsupportedWidth`] for t = 2
-    /// (arity 1: the tree would never narrow).
-    pub fn merkle_root(&self, leaves: &[F]) -> Result<F, Error> {
-        let t = self.width();
-        if t < 3 {
-            return Err(Error::UnsupportedWidth { t });
-        }
-        merkle_root(leaves, t, |level| {
-            compress_groups(level, t, |states| self.run_batch(states))
-        })
+        Ok(compress_groups(self, inputs, group))
     }
 }

@@ -10,9 +10,11 @@
 //! 3. Every slice, read in the given endianness, must encode an integer `< p`, else
 //!    [`Error::InputLargerThanModulus`]. The full integer is compared; nothing is masked or
 //!    reduced.
-//! 4. The elements are hashed by the sponge ([`crate::modes::Sponge`]) with rate `t - 1` and
-//!    `32 / F::BYTES` outputs (1 for 254/255-bit fields, 4 for Goldilocks), which are written
-//!    canonically in the same endianness, one after the other.
+//! 4. The elements are hashed by the sponge ([`crate::modes::Sponge`]) with rate `t - c` and
+//!    `D` outputs, `c = D = ceil(248 / MODULUS_BITS)` ([`crate::modes::security_elements`]):
+//!    rate `t - 1` and one output on BN254 and BLS12-381, rate `t - 4` and four outputs on
+//!    Goldilocks. The outputs are written canonically in the same endianness, one after the
+//!    other: `D · F::BYTES = 32` bytes on every shipped field.
 //!
 //! No heap allocation: elements live in a stack buffer of [`MAX_BYTE_INPUTS`] elements. A
 //! rejected call leaves nothing behind; the hasher is immutable and stays usable.
@@ -41,7 +43,7 @@
 
 use crate::Error;
 use crate::field::{Field, MAX_FIELD_BYTES, PrimeField};
-use crate::modes::{Permutation, Sponge};
+use crate::modes::{Permutation, Sponge, digest_len};
 
 /// The most byte slices one `hashv_bytes` call accepts. It bounds the stack buffer the decoded
 /// elements live in (and a syscall's work per call); more is [`Error::TooManyInputs`].
@@ -83,13 +85,14 @@ fn hashv_bytes<P: Permutation>(
 where
     P::Field: PrimeField,
 {
-    let bytes = const {
+    let (bytes, outputs) = const {
         let bytes = <P::Field as PrimeField>::BYTES;
+        let outputs = digest_len::<P::Field>();
         assert!(
-            bytes >= 1 && bytes <= BYTE_OUTPUT_LEN && BYTE_OUTPUT_LEN.is_multiple_of(bytes),
-            "the byte API needs a field whose encoding length divides 32"
+            bytes >= 1 && outputs <= BYTE_OUTPUT_LEN && outputs * bytes == BYTE_OUTPUT_LEN,
+            "the byte API needs a field whose digest (D elements) encodes to 32 bytes"
         );
-        bytes
+        (bytes, outputs)
     };
     if inputs.is_empty() {
         return Err(Error::EmptyInput);
@@ -112,9 +115,11 @@ where
         *slot = decode(input, endianness).ok_or(Error::InputLargerThanModulus { index })?;
     }
 
-    let outputs = BYTE_OUTPUT_LEN / bytes;
     let mut digest = [P::Field::ZERO; BYTE_OUTPUT_LEN];
-    let mut sponge = Sponge::new(perm, perm.width() - 1, inputs.len(), outputs)?;
+    // `outputs` (= the capacity c) is below t for every width the sponge accepts; a narrower
+    // permutation gets `InsufficientCapacity` from `Sponge::new` (rate 0 is reported as such).
+    let rate = perm.width().saturating_sub(outputs).max(1);
+    let mut sponge = Sponge::new(perm, rate, inputs.len(), outputs)?;
     sponge.absorb(&elements[..inputs.len()])?;
     sponge.squeeze(&mut digest[..outputs])?;
 
@@ -134,22 +139,25 @@ macro_rules! impl_byte_api {
         impl<$($generics)*> $ty {
             /// Hashes 1 to [`MAX_BYTE_INPUTS`] canonical field encodings, each exactly
             /// `F::BYTES` long and read in `endianness`, to 32 bytes: the sponge with rate
-            /// `t - 1` and `32 / F::BYTES` output elements, written canonically in the same
-            /// endianness. Never allocates; see [`crate::bytes`] for the full rules.
+            /// `t - c` and `D` output elements (`c = D = ceil(248 / MODULUS_BITS)`: 1 on BN254
+            /// and BLS12-381, 4 on Goldilocks), written canonically in the same endianness.
+            /// Never allocates; see [`crate::bytes`] for the full rules.
             ///
-            /// A field whose `F::BYTES` does not divide 32 is a compile-time error.
+            /// A field whose `D` elements do not encode to exactly 32 bytes is a compile-time
+            /// error.
             ///
             /// # Security
-            /// The capacity is one element (rate `t - 1`, as Noir and Barretenberg use it):
-            /// about 127 bits of collision resistance on BN254 and BLS12-381, but only about
-            /// 32 bits on a 64-bit field such as Goldilocks. See [`crate::modes::Sponge`].
+            /// The capacity and the digest carry at least 248 bits on every field (one element
+            /// on BN254 and BLS12-381, as Noir and Barretenberg use it; four on Goldilocks):
+            /// about 124 bits or more of collision resistance. See [`crate::modes`].
             ///
             /// # Errors
             /// In this order: [`Error::EmptyInput`] for no slices; [`Error::TooManyInputs`] for
             /// more than [`MAX_BYTE_INPUTS`]; [`Error::InvalidInputLength`] for the first slice
             /// whose length is not `F::BYTES` (checked for all slices before any is read);
             /// [`Error::InputLargerThanModulus`] for the first slice encoding an integer
-            /// `>= p`.
+            /// `>= p`; [`Error::InsufficientCapacity`] if the width is at most `c` (never for a
+            /// shipped instance).
             pub fn hashv_bytes(
                 &self,
                 endianness: Endianness,

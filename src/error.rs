@@ -128,6 +128,32 @@ pub enum Error {
         /// The requested number of output elements.
         requested: usize,
     },
+    /// A sponge rate leaves a capacity of `capacity_bits` bits (`(t - rate) · MODULUS_BITS`),
+    /// fewer than the `required_bits` (248) every mode needs for 128-bit security: on Goldilocks
+    /// the rate may be at most `t - 4` (see [`crate::modes`]).
+    InsufficientCapacity {
+        /// Bits the requested capacity carries.
+        capacity_bits: u32,
+        /// Bits required ([`crate::modes::REQUIRED_BITS`]).
+        required_bits: u32,
+    },
+    /// A single-element digest (`compress`, `merkle_root`) was asked for on a field whose one
+    /// element carries `digest_bits` bits, fewer than `required_bits` (248): use the
+    /// `D`-element forms (`compress_digests`, `merkle_root_digests`; see [`crate::modes`]).
+    DigestTooShort {
+        /// Bits one element carries (the field's `MODULUS_BITS`).
+        digest_bits: u32,
+        /// Bits required ([`crate::modes::REQUIRED_BITS`]).
+        required_bits: u32,
+    },
+    /// Digests of `got` elements were given where the field's digests have `expected`
+    /// ([`crate::modes::digest_len`]).
+    InvalidDigestLength {
+        /// Elements per digest supplied.
+        got: usize,
+        /// The field's digest length `D`.
+        expected: usize,
+    },
 }
 
 impl Error {
@@ -157,6 +183,9 @@ impl Error {
             Error::InvalidBatchLength { .. } => 19,
             Error::SqueezeOverflow { .. } => 20,
             Error::OutputTooLarge { .. } => 21,
+            Error::InsufficientCapacity { .. } => 22,
+            Error::DigestTooShort { .. } => 23,
+            Error::InvalidDigestLength { .. } => 24,
         }
     }
 }
@@ -248,6 +277,25 @@ impl fmt::Display for Error {
             Error::OutputTooLarge { requested } => {
                 write!(f, "{requested} output elements cannot be allocated")
             }
+            Error::InsufficientCapacity {
+                capacity_bits,
+                required_bits,
+            } => write!(
+                f,
+                "sponge capacity of {capacity_bits} bits is below the {required_bits} bits required"
+            ),
+            Error::DigestTooShort {
+                digest_bits,
+                required_bits,
+            } => write!(
+                f,
+                "a one-element digest carries {digest_bits} bits, below the {required_bits} bits \
+                 required; use the multi-element digest form"
+            ),
+            Error::InvalidDigestLength { got, expected } => write!(
+                f,
+                "digests of {got} elements given, this field's digests have {expected}"
+            ),
         }
     }
 }

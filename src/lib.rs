@@ -26,9 +26,13 @@
 //! # }
 //! ```
 //!
-//! On top of either permutation (module [`modes`], [`bytes`]):
-//! - `compress`: `(t-1)`-to-1 Merkle compression `perm(x ‖ 0)[0]`, as the reference's
-//!   `MerkleTreeHash`;
+//! On top of either permutation (modules [`modes`], [`bytes`], [`merkle`]), every capacity and
+//! digest sized by one 128-bit rule, `c = D = ceil(248 / MODULUS_BITS)` elements
+//! ([`modes::security_elements`]: 1 on BN254 and BLS12-381, 4 on Goldilocks):
+//! - `compress_digests` / `compress`: Merkle compression of `D`-element nodes (on BN254 and
+//!   BLS12-381 `(t-1)`-to-1 `perm(x ‖ 0)[0]`, as the reference's `MerkleTreeHash`; on Goldilocks
+//!   `perm(l ‖ r ‖ 0 …)[..4]`);
+//! - `merkle_root` / `merkle_root_digests` and the incremental [`merkle::MerkleBuilder`];
 //! - `hash` / `hash_into` and the streaming [`modes::Sponge`]: a length-declared sponge whose
 //!   BN254 t = 4, rate 3 output is Noir's `Poseidon2::hash` (see `docs/compat.md`);
 //! - `hashv_bytes` / `hash_bytes_be` / `hash_bytes_le`: the byte API a hashing syscall wraps
@@ -84,6 +88,8 @@ pub mod field;
 pub mod goldilocks;
 pub mod instances;
 pub mod linear;
+#[cfg(feature = "alloc")]
+pub mod merkle;
 pub mod modes;
 pub mod params;
 mod permutation;

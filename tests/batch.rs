@@ -164,7 +164,7 @@ mod ark_goldilocks {
 /// Per instance: `$ct` (const-generic, over `$field`), `$rt` (runtime, over `$rt_field`, which
 /// converts from `$field`), the width and the SIMD backends meant for the field.
 macro_rules! instance_tests {
-    ($($name:ident: $field:ty, $ct:path, $rt_field:ty, $rt:path, $t:literal,
+    ($($name:ident: $field:ty, $ct:path, $rt_field:ty, $rt:path, $t:literal, $group:literal,
         [$($backend:ident),*];)*) => {$(
         mod $name {
             use super::*;
@@ -234,21 +234,23 @@ macro_rules! instance_tests {
             }
 
             #[test]
-            fn compress_batch_is_first_element_of_permuted_input_and_zero() {
+            fn compress_batch_is_the_truncated_permutation_of_children_and_zeros() {
                 let perm = $ct();
-                let inputs: Vec<[$field; $t - 1]> = states::<$field, $t>(19, 3)
+                let inputs: Vec<[$field; $group]> = states::<$field, $t>(19, 3)
                     .iter()
                     .map(|s| core::array::from_fn(|j| s[j]))
                     .collect();
                 let digests = perm.compress_batch(&inputs);
+                let digest = digests.len() / inputs.len();
+                assert_eq!(digest, fast_poseidon2::modes::digest_len::<$field>());
                 let flat: Vec<$rt_field> =
                     inputs.as_flattened().iter().map(|&x| x.into()).collect();
                 let runtime = $rt().compress_batch(&flat).unwrap();
                 let converted: Vec<$rt_field> = digests.iter().map(|&d| d.into()).collect();
                 assert_eq!(converted, runtime);
-                for (d, x) in digests.iter().zip(&inputs) {
-                    let state = core::array::from_fn(|j| if j < $t - 1 { x[j] } else { <$field as Field>::ZERO });
-                    assert_eq!(*d, perm.permutation(&state)[0]);
+                for (d, x) in digests.chunks(digest).zip(&inputs) {
+                    let state = core::array::from_fn(|j| if j < $group { x[j] } else { <$field as Field>::ZERO });
+                    assert_eq!(d, &perm.permutation(&state)[..digest]);
                 }
             }
         }
@@ -256,31 +258,31 @@ macro_rules! instance_tests {
 }
 
 instance_tests! {
-    bn254_t2: ark_bn254::Fr, bn254::ct::t2, ark_bn254::Fr, bn254::poseidon2_t2, 2, [Avx512Ifma];
-    bn254_t3: ark_bn254::Fr, bn254::ct::t3, ark_bn254::Fr, bn254::poseidon2_t3, 3, [Avx512Ifma];
-    bn254_t4: ark_bn254::Fr, bn254::ct::t4, ark_bn254::Fr, bn254::poseidon2_t4, 4, [Avx512Ifma];
-    bn254_t8: ark_bn254::Fr, bn254::ct::t8, ark_bn254::Fr, bn254::poseidon2_t8, 8, [Avx512Ifma];
-    bn254_t12: ark_bn254::Fr, bn254::ct::t12, ark_bn254::Fr, bn254::poseidon2_t12, 12,
+    bn254_t2: ark_bn254::Fr, bn254::ct::t2, ark_bn254::Fr, bn254::poseidon2_t2, 2, 1, [Avx512Ifma];
+    bn254_t3: ark_bn254::Fr, bn254::ct::t3, ark_bn254::Fr, bn254::poseidon2_t3, 3, 2, [Avx512Ifma];
+    bn254_t4: ark_bn254::Fr, bn254::ct::t4, ark_bn254::Fr, bn254::poseidon2_t4, 4, 3, [Avx512Ifma];
+    bn254_t8: ark_bn254::Fr, bn254::ct::t8, ark_bn254::Fr, bn254::poseidon2_t8, 8, 7, [Avx512Ifma];
+    bn254_t12: ark_bn254::Fr, bn254::ct::t12, ark_bn254::Fr, bn254::poseidon2_t12, 12, 11,
         [Avx512Ifma];
-    bls12_381_t3: ark_bls12_381::Fr, bls::t3, ark_bls12_381::Fr, bls::rt3, 3, [Avx512Ifma];
-    bls12_381_t4: ark_bls12_381::Fr, bls::t4, ark_bls12_381::Fr, bls::rt4, 4, [Avx512Ifma];
-    bls12_381_t8: ark_bls12_381::Fr, bls::t8, ark_bls12_381::Fr, bls::rt8, 8, [Avx512Ifma];
-    goldilocks_t8: GoldilocksFast, goldilocks::ct::t8, Goldilocks, goldilocks::poseidon2_t8, 8,
+    bls12_381_t3: ark_bls12_381::Fr, bls::t3, ark_bls12_381::Fr, bls::rt3, 3, 2, [Avx512Ifma];
+    bls12_381_t4: ark_bls12_381::Fr, bls::t4, ark_bls12_381::Fr, bls::rt4, 4, 3, [Avx512Ifma];
+    bls12_381_t8: ark_bls12_381::Fr, bls::t8, ark_bls12_381::Fr, bls::rt8, 8, 7, [Avx512Ifma];
+    goldilocks_t8: GoldilocksFast, goldilocks::ct::t8, Goldilocks, goldilocks::poseidon2_t8, 8, 8,
         [Avx512, Avx2];
     goldilocks_t12: GoldilocksFast, goldilocks::ct::t12, Goldilocks, goldilocks::poseidon2_t12,
-        12, [Avx512, Avx2];
+        12, 8, [Avx512, Avx2];
     goldilocks_t16: GoldilocksFast, goldilocks::ct::t16, Goldilocks, goldilocks::poseidon2_t16,
-        16, [Avx512, Avx2];
+        16, 8, [Avx512, Avx2];
     goldilocks_t20: GoldilocksFast, goldilocks::ct::t20, Goldilocks, goldilocks::poseidon2_t20,
-        20, [Avx512, Avx2];
-    ark_goldilocks_t8: Goldilocks, ark_goldilocks::t8, Goldilocks, goldilocks::poseidon2_t8, 8,
+        20, 8, [Avx512, Avx2];
+    ark_goldilocks_t8: Goldilocks, ark_goldilocks::t8, Goldilocks, goldilocks::poseidon2_t8, 8, 8,
         [Avx512, Avx2];
     ark_goldilocks_t12: Goldilocks, ark_goldilocks::t12, Goldilocks, goldilocks::poseidon2_t12,
-        12, [Avx512, Avx2];
+        12, 8, [Avx512, Avx2];
     ark_goldilocks_t16: Goldilocks, ark_goldilocks::t16, Goldilocks, goldilocks::poseidon2_t16,
-        16, [Avx512, Avx2];
+        16, 8, [Avx512, Avx2];
     ark_goldilocks_t20: Goldilocks, ark_goldilocks::t20, Goldilocks, goldilocks::poseidon2_t20,
-        20, [Avx512, Avx2];
+        20, 8, [Avx512, Avx2];
 }
 
 /// Whether this build compiles the SIMD backends (x86-64, not Miri, not forced portable).
@@ -331,18 +333,33 @@ fn four_limb_batch_backend_is_avx512_ifma_exactly_when_the_cpu_has_it() {
     assert_ne!(batch_backend::<F257>(), BatchBackend::Avx512Ifma);
 }
 
-/// Both Goldilocks representations build the same tree (a level of 1000 leaves is a whole
-/// number of vector groups, the upper levels are not).
+/// Both Goldilocks representations build the same tree of 4-element digests (a level of 1000
+/// leaves is a whole number of vector groups, the upper levels are not), and the single-element
+/// root is refused on both.
 #[test]
 fn goldilocks_merkle_root_is_the_same_on_both_field_types() {
-    let leaves: Vec<GoldilocksFast> = states::<GoldilocksFast, 1>(1000, 5)
-        .iter()
-        .map(|s| s[0])
-        .collect();
-    let ark_leaves: Vec<Goldilocks> = leaves.iter().map(|&x| x.into()).collect();
-    let root = goldilocks::ct::t8().merkle_root(&leaves).unwrap();
-    let ark_root = goldilocks::poseidon2_t8().merkle_root(&ark_leaves).unwrap();
-    assert_eq!(Goldilocks::from(root), ark_root);
+    let leaves: Vec<[GoldilocksFast; 4]> = states::<GoldilocksFast, 4>(1000, 5);
+    let ark_leaves: Vec<[Goldilocks; 4]> = leaves.iter().map(|l| l.map(Goldilocks::from)).collect();
+    let root = goldilocks::ct::t8().merkle_root_digests(&leaves).unwrap();
+    let ark_root = goldilocks::poseidon2_t8()
+        .merkle_root_digests(&ark_leaves)
+        .unwrap();
+    assert_eq!(root.map(Goldilocks::from), ark_root);
+    let too_short = Err(Error::DigestTooShort {
+        digest_bits: 64,
+        required_bits: 248,
+    });
+    assert_eq!(
+        goldilocks::poseidon2_t8().merkle_root(&ark_leaves[0]),
+        too_short
+    );
+    assert_eq!(
+        goldilocks::poseidon2_t8().merkle_root_digests::<1>(&[[Goldilocks::ONE]]),
+        Err(Error::InvalidDigestLength {
+            got: 1,
+            expected: 4
+        })
+    );
 }
 
 /// The tree definition written out by hand for 5 leaves, arity 2: odd nodes pair with zero.
@@ -534,5 +551,139 @@ fn parallel_batch_equals_scalar_on_any_thread_count() {
         for (i, (got, x)) in batch.iter().zip(&input).enumerate() {
             assert_eq!(*got, perm.permutation(x), "{threads} threads, state {i}");
         }
+    }
+}
+
+mod merkle_builder {
+    use super::*;
+    use fast_poseidon2::merkle::MerkleBuilder;
+    use fast_poseidon2::modes::Permutation;
+
+    /// The builder, fed `leaves` in pieces of pseudo-random sizes (seeded), gives the root
+    /// `merkle_root_digests` gives over all of them (both `Err(EmptyInput)` for none).
+    fn check<P, const N: usize>(
+        perm: &P,
+        leaves: &[[P::Field; N]],
+        root: impl Fn(&[[P::Field; N]]) -> Result<[P::Field; N], Error>,
+        seed: u64,
+    ) where
+        P: Permutation,
+        P::Field: PrimeField,
+    {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut builder = MerkleBuilder::new(perm).unwrap();
+        let mut rest = leaves.as_flattened();
+        while !rest.is_empty() {
+            let take = rng.gen_range(0..=rest.len().min(3000));
+            builder.push(&rest[..take]).unwrap();
+            rest = &rest[take..];
+        }
+        assert_eq!(builder.leaf_count(), leaves.len() as u64);
+        assert_eq!(builder.finish(), root(leaves), "{} leaves", leaves.len());
+    }
+
+    fn digests<F: PrimeField, const N: usize>(n: usize, seed: u64) -> Vec<[F; N]> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        (0..n)
+            .map(|_| core::array::from_fn(|_| F::from_u64(rng.r#gen())))
+            .collect()
+    }
+
+    /// Every leaf count 0..=1000 and counts around whole subtrees (8,192 leaves at arity 2,
+    /// 6,561 at arity 3, 2,048 Goldilocks digests... of 4 elements), on BN254 t = 3 and t = 4
+    /// (arity 3), both permutation types, and Goldilocks t = 8 and t = 12 (4-element digests).
+    #[test]
+    fn builder_root_equals_merkle_root_for_every_count_up_to_1000_and_large_ones() {
+        let large = [
+            4095,
+            4096,
+            6561,
+            8191,
+            8192,
+            8193,
+            3 * 8192 + 5,
+            59_049,
+            100_000,
+        ];
+        let counts: Vec<usize> = (0..=1000).chain(large).collect();
+        let (t3, t4) = (bn254::ct::t3(), bn254::ct::t4());
+        let (g8, g12) = (goldilocks::ct::t8(), goldilocks::ct::t12());
+        for &n in &counts {
+            let leaves = digests::<ark_bn254::Fr, 1>(n, n as u64);
+            check(&t3, &leaves, |l| t3.merkle_root_digests(l), n as u64);
+            check(
+                bn254::poseidon2_t3(),
+                &leaves,
+                |l| bn254::poseidon2_t3().merkle_root_digests(l),
+                n as u64,
+            );
+            check(&t4, &leaves, |l| t4.merkle_root_digests(l), n as u64);
+            let leaves = digests::<GoldilocksFast, 4>(n, n as u64);
+            check(&g8, &leaves, |l| g8.merkle_root_digests(l), n as u64);
+            check(&g12, &leaves, |l| g12.merkle_root_digests(l), n as u64);
+        }
+    }
+
+    /// The plain root does not bind the count (`[a, b, c]` and `[a, b, c, 0]` meet); the
+    /// count-bound root does, and is one more compression of the plain root with the count.
+    #[test]
+    fn leaf_count_root_binds_the_count_and_is_one_more_compression() {
+        use ark_bn254::Fr;
+        let perm = bn254::ct::t3();
+        let leaves = [Fr::from(1u64), Fr::from(2u64), Fr::from(3u64)];
+        let padded = [leaves[0], leaves[1], leaves[2], Fr::ZERO];
+        assert_eq!(perm.merkle_root(&leaves), perm.merkle_root(&padded));
+        let bound = |l: &[Fr]| {
+            let mut builder = MerkleBuilder::new(&perm).unwrap();
+            builder.push(l).unwrap();
+            builder.finish_with_leaf_count::<1>().unwrap()
+        };
+        assert_ne!(bound(&leaves), bound(&padded));
+        let [root] = bound(&leaves);
+        assert_eq!(
+            root,
+            perm.compress(&[perm.merkle_root(&leaves).unwrap(), Fr::from(3u64)])
+        );
+        assert_eq!(bound(&[]), [perm.compress(&[Fr::ZERO, Fr::ZERO])]);
+        let g = goldilocks::ct::t8();
+        let mut builder = MerkleBuilder::new(&g).unwrap();
+        let leaf = [GoldilocksFast::new(9); 4];
+        builder.push(&leaf).unwrap();
+        let count = [
+            GoldilocksFast::new(1),
+            GoldilocksFast::new(0),
+            GoldilocksFast::new(0),
+            GoldilocksFast::new(0),
+        ];
+        assert_eq!(
+            builder.finish_with_leaf_count::<4>(),
+            Ok(g.compress_digests(&[leaf, count]))
+        );
+    }
+
+    #[test]
+    fn builder_errors_are_specific() {
+        let g = goldilocks::ct::t8();
+        let mut builder = MerkleBuilder::new(&g).unwrap();
+        builder.push(&[GoldilocksFast::new(1); 3]).unwrap();
+        assert_eq!(
+            builder.clone().finish::<4>(),
+            Err(Error::InvalidBatchLength { len: 3, width: 4 })
+        );
+        assert_eq!(
+            builder.finish::<1>(),
+            Err(Error::InvalidDigestLength {
+                got: 1,
+                expected: 4
+            })
+        );
+        assert_eq!(
+            MerkleBuilder::new(&g).unwrap().finish::<4>(),
+            Err(Error::EmptyInput)
+        );
+        assert_eq!(
+            MerkleBuilder::new(bn254::poseidon2_t2()).err(),
+            Some(Error::UnsupportedWidth { t: 2 })
+        );
     }
 }

@@ -3,6 +3,9 @@
 //! frozen in `tests/vectors/frozen_kats.json` (the file names the command and the date), so any
 //! later change to constants, layers or rounds shows up here. Independently of our fast layers,
 //! the textbook dense-matrix permutation (`tests/common/textbook.rs`) gives the same answers.
+//!
+//! Also the mode outputs of the 128-bit rule (`tests/vectors/modes_kats.json`): Goldilocks byte
+//! API, sponge and Merkle roots, and the count-bound Merkle root.
 
 mod common;
 
@@ -143,6 +146,137 @@ fn write_frozen_kats_file() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/vectors/frozen_kats.json"
     );
+    std::fs::write(path, serde_json::to_string_pretty(&file).unwrap() + "\n").unwrap();
+}
+
+/// The file of frozen mode outputs: the 248-bit-rule byte API, sponge and Merkle roots on every
+/// Goldilocks instance, and the count-bound Merkle root on BN254 t = 3.
+const MODES_FILE: &str = "modes_kats.json";
+
+/// The canonical big-endian encodings of `[1, 2, 3]` in `perm`'s field.
+fn encoded_inputs<P>(_: &P) -> Vec<Vec<u8>>
+where
+    P: fast_poseidon2::modes::Permutation,
+    P::Field: PrimeField,
+{
+    (1..=3u64)
+        .map(|i| {
+            let mut b = vec![0u8; <P::Field as PrimeField>::BYTES];
+            <P::Field as fast_poseidon2::field::Field>::from_u64(i)
+                .write_canonical_be_bytes(&mut b);
+            b
+        })
+        .collect()
+}
+
+/// The mode outputs of one instance (either permutation type), as `modes_kats.json` records
+/// them: the byte API of `[1, 2, 3]`, the sponge of `[1, .., 5]` with rate `t - D` and `D`
+/// outputs, the Merkle root of five leaf digests (leaf `i`, element `j` = `i · D + j + 1`) and
+/// the count-bound root of the same leaves.
+macro_rules! mode_outputs {
+    ($perm:expr) => {{
+        let perm = $perm;
+        let encoded = encoded_inputs(perm);
+        let slices: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
+        mode_outputs(perm, perm.hash_bytes_be(&slices).unwrap())
+    }};
+}
+
+/// [`mode_outputs!`] once the byte-API digest `bytes` is known.
+fn mode_outputs<P>(perm: &P, bytes: [u8; 32]) -> Value
+where
+    P: fast_poseidon2::modes::Permutation,
+    P::Field: PrimeField,
+{
+    use fast_poseidon2::merkle::MerkleBuilder;
+    use fast_poseidon2::modes::{Sponge, digest_len};
+    let d = digest_len::<P::Field>();
+    let n = |v: usize| <P::Field as fast_poseidon2::field::Field>::from_u64(v as u64);
+    let hex = |v: &[P::Field]| v.iter().map(|&x| to_hex(x)).collect::<Vec<_>>();
+    let inputs: Vec<P::Field> = (1..=5).map(n).collect();
+    let mut sponge = Sponge::new(perm, perm.width() - d, inputs.len(), d).unwrap();
+    sponge.absorb(&inputs).unwrap();
+    let mut digest = vec![n(0); d];
+    sponge.squeeze(&mut digest).unwrap();
+    let leaves: Vec<P::Field> = (0..5 * d).map(|i| n(i + 1)).collect();
+    let root = |bound: bool| {
+        let mut builder = MerkleBuilder::new(perm).unwrap();
+        builder.push(&leaves).unwrap();
+        let root: Vec<P::Field> = match (d, bound) {
+            (1, false) => builder.finish::<1>().unwrap().to_vec(),
+            (1, true) => builder.finish_with_leaf_count::<1>().unwrap().to_vec(),
+            (4, false) => builder.finish::<4>().unwrap().to_vec(),
+            (4, true) => builder.finish_with_leaf_count::<4>().unwrap().to_vec(),
+            _ => panic!("digest length {d}"),
+        };
+        hex(&root)
+    };
+    json!({
+        "hash_bytes_be([1, 2, 3])": hex::encode(bytes),
+        "sponge([1..=5], rate t - D, D outputs)": hex(&digest),
+        "merkle_root(5 leaves)": root(false),
+        "merkle_root_with_leaf_count(5 leaves)": root(true),
+    })
+}
+
+/// Both paths of each instance give the frozen mode outputs.
+#[cfg(all(feature = "bn254", feature = "goldilocks"))]
+#[test]
+fn mode_outputs_match_the_frozen_file() {
+    use fast_poseidon2::instances::{bn254, goldilocks};
+    let file = vectors(MODES_FILE);
+    let check = |id: &str, ct: Value, runtime: Value| {
+        let entry = instance(&file, id);
+        assert_eq!(entry["outputs"], ct, "{id}: ct path");
+        assert_eq!(entry["outputs"], runtime, "{id}: runtime path");
+    };
+    check(
+        "bn254_t3",
+        mode_outputs!(&bn254::ct::t3()),
+        mode_outputs!(bn254::poseidon2_t3()),
+    );
+    check(
+        "goldilocks_t8",
+        mode_outputs!(&goldilocks::ct::t8()),
+        mode_outputs!(goldilocks::poseidon2_t8()),
+    );
+    check(
+        "goldilocks_t12",
+        mode_outputs!(&goldilocks::ct::t12()),
+        mode_outputs!(goldilocks::poseidon2_t12()),
+    );
+    check(
+        "goldilocks_t16",
+        mode_outputs!(&goldilocks::ct::t16()),
+        mode_outputs!(goldilocks::poseidon2_t16()),
+    );
+    check(
+        "goldilocks_t20",
+        mode_outputs!(&goldilocks::ct::t20()),
+        mode_outputs!(goldilocks::poseidon2_t20()),
+    );
+}
+
+/// Writes `tests/vectors/modes_kats.json`. Run by hand, once per breaking change of a mode.
+#[cfg(all(feature = "bn254", feature = "goldilocks"))]
+#[test]
+#[ignore = "writes tests/vectors/modes_kats.json; run by hand only when freezing"]
+fn write_modes_kats_file() {
+    use fast_poseidon2::instances::{bn254, goldilocks};
+    let entry = |id: &str, outputs: Value| json!({ "id": id, "outputs": outputs });
+    let file = json!({
+        "description": "Mode outputs frozen when the 128-bit rule (capacity and digest of ceil(248 / MODULUS_BITS) elements) was introduced: byte API, sponge, Merkle root and count-bound Merkle root of fast-poseidon2's shipped instances, computed once by this crate on the const-generic path and checked by tests/frozen_kats.rs on both paths. Elements: 0x-prefixed big-endian hex of the canonical integer; byte-API digests: hex of the 32 output bytes.",
+        "command": "cargo test --release --test frozen_kats -- --ignored write_modes_kats_file",
+        "date": today_utc(),
+        "instances": [
+            entry("bn254_t3", mode_outputs!(&bn254::ct::t3())),
+            entry("goldilocks_t8", mode_outputs!(&goldilocks::ct::t8())),
+            entry("goldilocks_t12", mode_outputs!(&goldilocks::ct::t12())),
+            entry("goldilocks_t16", mode_outputs!(&goldilocks::ct::t16())),
+            entry("goldilocks_t20", mode_outputs!(&goldilocks::ct::t20())),
+        ],
+    });
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/modes_kats.json");
     std::fs::write(path, serde_json::to_string_pretty(&file).unwrap() + "\n").unwrap();
 }
 

@@ -66,28 +66,6 @@ fn check_reduced<F: PrimeField, const T: usize, const D: u64>(params: Poseidon2P
         assert_eq!(textbook::permutation(&params, state), out.to_vec());
     }
     let inputs: Vec<F> = (0..T as u64 + 1).map(F::from_u64).collect();
-    if T >= 3 {
-        assert_eq!(
-            flexible.merkle_root(&inputs).ok(),
-            textbook::merkle_root(&params, &inputs)
-        );
-    }
-    assert_eq!(
-        flexible.compress(&inputs[..T - 1]).unwrap(),
-        textbook::compress(&params, &inputs[..T - 1])
-    );
-    let expected = textbook::sponge(&params, &inputs, T - 1, 3);
-    let mut one_shot = vec![F::ZERO; 3];
-    ct.hash_into(&inputs, T - 1, &mut one_shot).unwrap();
-    assert_eq!(one_shot, expected);
-    assert_eq!(flexible.hash(&inputs, T - 1, 3).unwrap(), expected);
-    let mut sponge = Sponge::new(&flexible, T - 1, inputs.len(), 3).unwrap();
-    sponge.absorb(&inputs[..1]).unwrap();
-    sponge.absorb(&inputs[1..]).unwrap();
-    let mut streamed = vec![F::ZERO; 3];
-    sponge.squeeze(&mut streamed[..2]).unwrap();
-    sponge.squeeze(&mut streamed[2..]).unwrap();
-    assert_eq!(streamed, expected);
     assert_eq!(
         flexible.permutation(&inputs),
         Err(Error::InvalidStateLength {
@@ -95,17 +73,63 @@ fn check_reduced<F: PrimeField, const T: usize, const D: u64>(params: Poseidon2P
             expected: T
         })
     );
-    if 32 % F::BYTES == 0 {
-        let mut encoded = vec![0u8; F::BYTES];
-        inputs[1].write_canonical_be_bytes(&mut encoded);
-        let big = ct.hashv_bytes(Endianness::BigEndian, &[&encoded]);
-        assert_eq!(big, flexible.hash_bytes_be(&[&encoded]));
-        assert_eq!(
-            big,
-            textbook::hashv_bytes(&params, false, &[&encoded], fast_poseidon2::MAX_BYTE_INPUTS)
-        );
-        assert!(ct.hash_bytes_le(&[&encoded[1..]]).is_err());
+    let digest = textbook::digest_len::<F>();
+    if digest >= T {
+        // A field this small cannot carry a 248-bit capacity at this width: every mode refuses.
+        assert!(matches!(
+            flexible.hash(&inputs, 1, 3),
+            Err(Error::InsufficientCapacity { .. })
+        ));
+        let mut out = [F::ZERO; 3];
+        assert!(matches!(
+            ct.hash_into(&inputs, 1, &mut out),
+            Err(Error::InsufficientCapacity { .. })
+        ));
+        assert!(flexible.compress_batch(&inputs).is_err());
+        return;
     }
+    let group = textbook::arity::<F>(T) * digest;
+    assert_eq!(
+        flexible.compress_batch(&inputs[..group]).unwrap(),
+        textbook::compress(&params, &inputs[..group])
+    );
+    if group >= 2 * digest {
+        let mut builder = fast_poseidon2::merkle::MerkleBuilder::new(&flexible).unwrap();
+        builder.push(&inputs[..2 * digest]).unwrap();
+        assert_eq!(
+            common::differential::builder_root(builder),
+            textbook::merkle_root(&params, &inputs[..2 * digest])
+        );
+    }
+    let rate = T - digest;
+    let expected = textbook::sponge(&params, &inputs, rate, 3);
+    let mut one_shot = vec![F::ZERO; 3];
+    ct.hash_into(&inputs, rate, &mut one_shot).unwrap();
+    assert_eq!(one_shot, expected);
+    assert_eq!(flexible.hash(&inputs, rate, 3).unwrap(), expected);
+    let mut sponge = Sponge::new(&flexible, rate, inputs.len(), 3).unwrap();
+    sponge.absorb(&inputs[..1]).unwrap();
+    sponge.absorb(&inputs[1..]).unwrap();
+    let mut streamed = vec![F::ZERO; 3];
+    sponge.squeeze(&mut streamed[..2]).unwrap();
+    sponge.squeeze(&mut streamed[2..]).unwrap();
+    assert_eq!(streamed, expected);
+}
+
+/// The byte API of a reduced shipped instance on both paths equals the textbook byte API, and
+/// a short slice is an error.
+fn check_reduced_bytes<F: PrimeField, const T: usize, const D: u64>(params: Poseidon2Params<F>) {
+    let ct = Poseidon2Ct::<F, T, 2, 2, D>::from_params(&params).expect("same shape");
+    let flexible = Poseidon2::new(params.clone());
+    let mut encoded = vec![0u8; F::BYTES];
+    F::from_u64(1).write_canonical_be_bytes(&mut encoded);
+    let big = ct.hashv_bytes(Endianness::BigEndian, &[&encoded]);
+    assert_eq!(big, flexible.hash_bytes_be(&[&encoded]));
+    assert_eq!(
+        big,
+        textbook::hashv_bytes(&params, false, &[&encoded], fast_poseidon2::MAX_BYTE_INPUTS)
+    );
+    assert!(ct.hash_bytes_le(&[&encoded[1..]]).is_err());
 }
 
 #[test]
@@ -125,6 +149,7 @@ fn reduced_bn254_t3_and_t4_run_clean() {
     use fast_poseidon2::instances::bn254::ct;
     check_reduced::<ark_bn254::Fr, 3, 5>(reduced(&ct::t3().to_params()));
     check_reduced::<ark_bn254::Fr, 4, 5>(reduced(&ct::t4().to_params()));
+    check_reduced_bytes::<ark_bn254::Fr, 3, 5>(reduced(&ct::t3().to_params()));
 }
 
 #[cfg(feature = "goldilocks")]
@@ -132,6 +157,9 @@ fn reduced_bn254_t3_and_t4_run_clean() {
 fn reduced_goldilocks_fast_t8_runs_clean() {
     use fast_poseidon2::instances::goldilocks::ct;
     check_reduced::<fast_poseidon2::goldilocks::GoldilocksFast, 8, 7>(reduced(
+        &ct::t8().to_params(),
+    ));
+    check_reduced_bytes::<fast_poseidon2::goldilocks::GoldilocksFast, 8, 7>(reduced(
         &ct::t8().to_params(),
     ));
 }

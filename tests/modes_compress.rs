@@ -1,6 +1,8 @@
-//! Compression: `compress(x_0..x_{t-2}) = perm(x ‖ 0)[0]` on both paths, equal to the Horizen
-//! Labs reference's `MerkleTreeHash::compress` and its Merkle-tree known answers; any other input
-//! count is an error that leaves the hasher usable.
+//! Compression: on one-element-digest fields `compress(x_0..x_{t-2}) = perm(x ‖ 0)[0]` on both
+//! paths, equal to the Horizen Labs reference's `MerkleTreeHash::compress` and its Merkle-tree
+//! known answers; any other input count is an error that leaves the hasher usable. On
+//! Goldilocks (4-element digests) `compress_digests(l, r) = perm(l ‖ r ‖ 0 …)[..4]` on both
+//! paths, and the single-element forms are refused.
 #![cfg(feature = "std")]
 
 mod common;
@@ -168,7 +170,7 @@ fn check_compress<
 }
 
 macro_rules! compress_tests {
-    ($name:ident, $t:literal, $ct:expr, $flexible:expr) => {
+    ($name:ident, $t:literal, $digest:literal, $group:literal, $ct:expr, $flexible:expr) => {
         #[test]
         fn $name() {
             check_compress::<_, _, $t, _, _, _, { $t - 1 }>(&$ct, $flexible);
@@ -176,8 +178,87 @@ macro_rules! compress_tests {
     };
 }
 
-/// Per instance: ct and flexible compress equal `perm(inputs ‖ 0)[0]`; wrong counts are errors.
+/// Per one-element-digest instance: ct and flexible compress equal `perm(inputs ‖ 0)[0]`;
+/// wrong counts are errors.
 mod compress_is_perm_of_inputs_and_zero_and_rejects_other_counts {
     use super::*;
-    crate::for_each_instance!(compress_tests);
+    crate::for_each_instance!(compress_tests, bn254);
+    crate::for_each_instance!(compress_tests, bls12_381);
+}
+
+/// On one Goldilocks instance: `compress_digests` of two 4-element digests is
+/// `perm(l ‖ r ‖ 0 …)[..4]` on both paths, equal to the digest forms of `compress` on BN254
+/// (`compress_digests(&[[a], [b]]) = [compress(&[a, b])]`); the single-element `compress` and
+/// wrong digest lengths or child counts are errors.
+fn check_compress_digests<const T: usize>(
+    ct: &Poseidon2Ct<fast_poseidon2::goldilocks::GoldilocksFast, T, 8, 22, 7>,
+    flexible: &Poseidon2<fast_poseidon2::goldilocks::Goldilocks>,
+) {
+    use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast as G};
+    let l: [G; 4] = core::array::from_fn(|i| G::new(i as u64 + 1));
+    let r: [G; 4] = core::array::from_fn(|i| G::new(u64::MAX - i as u64));
+    let mut state = [G::new(0); T];
+    state[..4].copy_from_slice(&l);
+    state[4..8].copy_from_slice(&r);
+    let expected: [G; 4] = ct.permutation(&state)[..4].try_into().unwrap();
+    assert_eq!(ct.compress_digests(&[l, r]), expected);
+    let (fl, fr) = (l.map(Goldilocks::from), r.map(Goldilocks::from));
+    assert_eq!(
+        flexible.compress_digests(&[fl, fr]),
+        Ok(expected.map(Goldilocks::from))
+    );
+    assert_eq!(
+        flexible.compress(&vec![Goldilocks::from(1u64); T - 1]),
+        Err(Error::DigestTooShort {
+            digest_bits: 64,
+            required_bits: 248
+        })
+    );
+    assert_eq!(
+        flexible.compress_digests(&[[Goldilocks::from(1u64); 2]; 2]),
+        Err(Error::InvalidDigestLength {
+            got: 2,
+            expected: 4
+        })
+    );
+    for got in [0, 1, 3] {
+        assert_eq!(
+            flexible.compress_digests(&vec![fl; got]),
+            Err(Error::InvalidNumberOfInputs { got, expected: 2 })
+        );
+    }
+}
+
+#[cfg(feature = "goldilocks")]
+#[test]
+fn goldilocks_compress_digests_is_the_truncated_permutation_on_every_width() {
+    use fast_poseidon2::instances::goldilocks::{self, ct};
+    check_compress_digests(&ct::t8(), goldilocks::poseidon2_t8());
+    check_compress_digests(&ct::t12(), goldilocks::poseidon2_t12());
+    check_compress_digests(&ct::t16(), goldilocks::poseidon2_t16());
+    check_compress_digests(&ct::t20(), goldilocks::poseidon2_t20());
+}
+
+#[cfg(feature = "bn254")]
+#[test]
+fn one_element_digest_forms_equal_compress_and_merkle_root() {
+    use ark_bn254::Fr;
+    use fast_poseidon2::instances::bn254;
+    let (a, b, c) = (Fr::from(7u64), Fr::from(8u64), Fr::from(9u64));
+    let (ct, rt) = (bn254::ct::t3(), bn254::poseidon2_t3());
+    assert_eq!(ct.compress_digests(&[[a], [b]]), [ct.compress(&[a, b])]);
+    assert_eq!(rt.compress_digests(&[[a], [b]]), Ok([ct.compress(&[a, b])]));
+    assert_eq!(
+        bn254::ct::t4().compress_digests(&[[a], [b], [c]]),
+        [bn254::ct::t4().compress(&[a, b, c])]
+    );
+    let leaves = [a, b, c];
+    assert_eq!(
+        ct.merkle_root_digests(&[[a], [b], [c]]),
+        ct.merkle_root(&leaves).map(|r| [r])
+    );
+    assert_eq!(
+        rt.merkle_root_digests(&[[a], [b], [c]]),
+        rt.merkle_root(&leaves).map(|r| [r])
+    );
 }

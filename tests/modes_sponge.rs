@@ -11,9 +11,9 @@ use fast_poseidon2::modes::Sponge;
 use fast_poseidon2::{Error, Poseidon2, ct::Poseidon2Ct};
 use proptest::prelude::*;
 
-/// The construction exactly as the issue states it, over the plain permutation call:
-/// `state[rate] = len · 2^64 + (out - 1)`, add each chunk and permute, squeeze `rate` at a time
-/// permuting between blocks.
+/// The construction exactly as the docs state it, over the plain permutation call: the capacity
+/// holds `len · 2^64 + (out - 1)` (one element on BN254 and BLS12-381, base-`2^63` digits on
+/// Goldilocks), add each chunk and permute, squeeze `rate` at a time permuting between blocks.
 fn naive_sponge<F: PrimeField>(
     perm: &Poseidon2<F>,
     inputs: &[F],
@@ -22,9 +22,15 @@ fn naive_sponge<F: PrimeField>(
 ) -> Vec<F> {
     let mut state = vec![F::ZERO; perm.width()];
     let two_64 = F::from_u64(u64::MAX).add(F::ONE);
-    state[rate] = F::from_u64(inputs.len() as u64)
-        .mul(two_64)
-        .add(F::from_u64(out as u64 - 1));
+    if F::MODULUS_BITS > 128 {
+        state[rate] = F::from_u64(inputs.len() as u64)
+            .mul(two_64)
+            .add(F::from_u64(out as u64 - 1));
+    } else {
+        let iv = ((inputs.len() as u128) << 64) + (out as u128 - 1);
+        let digits = common::textbook::digits::<F>(iv, perm.width() - rate);
+        state[rate..].copy_from_slice(&digits);
+    }
     for chunk in inputs.chunks(rate) {
         for (s, &x) in state.iter_mut().zip(chunk) {
             *s = s.add(x);
@@ -143,7 +149,7 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
     C: PrimeField,
     F: PrimeField,
 {
-    let rate = T - 1;
+    let rate = T - common::textbook::digest_len::<F>();
     let n = |v: u64| F::from_u64(v);
     let one = [n(1)];
     let right = naive_sponge(flexible, &one, rate, 2);
@@ -161,12 +167,25 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
     }
 
     // 21, 22: specific errors, no panic, hasher still right afterwards (flexible, ct, Sponge).
-    let bad: [(&[F], usize, usize, Error); 4] = [
+    let mut bad: Vec<(&[F], usize, usize, Error)> = vec![
         (&[], rate, 2, Error::EmptyInput),
         (&one, 0, 2, Error::InvalidRate { rate: 0, width: T }),
         (&one, T, 2, Error::InvalidRate { rate: T, width: T }),
         (&one, rate, 0, Error::ZeroOutputs),
     ];
+    if rate + 1 < T {
+        // One capacity element short of the 248 bits (Goldilocks: 3 · 64 = 192).
+        let capacity_bits = (T - rate - 1) as u32 * F::MODULUS_BITS;
+        bad.push((
+            &one,
+            rate + 1,
+            2,
+            Error::InsufficientCapacity {
+                capacity_bits,
+                required_bits: 248,
+            },
+        ));
+    }
     for (inputs, r, out, error) in bad {
         assert_eq!(flexible.hash(inputs, r, out), Err(error));
         assert_eq!(hash(&one), right);
@@ -242,7 +261,7 @@ fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const
     C: PrimeField,
     F: PrimeField,
 {
-    let rate = 1 + rate_pick % (T - 1);
+    let rate = 1 + rate_pick % (T - common::textbook::digest_len::<F>());
     let inputs: Vec<F> = seed.iter().map(|&x| F::from_u64(x)).collect();
     let expected = naive_sponge(flexible, &inputs, rate, out);
     assert!(expected.iter().all(|&y| is_canonical(y)), "outputs < p");
@@ -318,7 +337,7 @@ fn check_static_hash<
 }
 
 macro_rules! sponge_tests {
-    ($name:ident, $t:literal, $ct:expr, $flexible:expr) => {
+    ($name:ident, $t:literal, $digest:literal, $group:literal, $ct:expr, $flexible:expr) => {
         mod $name {
             use super::*;
 
@@ -329,14 +348,14 @@ macro_rules! sponge_tests {
 
             #[test]
             fn static_shape_hash_equals_flexible_hash() {
-                check_static_hash::<_, _, $t, _, _, _, { $t - 1 }>(&$ct, $flexible);
+                check_static_hash::<_, _, $t, _, _, _, { $t - $digest }>(&$ct, $flexible);
             }
 
             proptest! {
                 #[test]
                 fn appending_a_zero_changes_the_hash(x in any::<u64>(), rate_pick in 0usize..64) {
                     let flexible = $flexible;
-                    let rate = 1 + rate_pick % (flexible.width() - 1);
+                    let rate = 1 + rate_pick % (flexible.width() - $digest);
                     let x = PrimeField::from_be_bytes_reduced(&x.to_be_bytes());
                     let zero = PrimeField::from_be_bytes_reduced(&[]);
                     prop_assert_ne!(flexible.hash(&[x], rate, 1), flexible.hash(&[x, zero], rate, 1));
@@ -367,3 +386,44 @@ macro_rules! sponge_tests {
 }
 
 crate::for_each_instance!(sponge_tests);
+
+/// Goldilocks: the rate leaving 3 capacity elements (192 bits) is refused on both types, also
+/// through the const-generic `hash::<RATE, OUT>`; rate `t - 4` (Plonky2's and Miden's rate 8 at
+/// t = 12) is accepted.
+#[cfg(feature = "goldilocks")]
+#[test]
+fn goldilocks_needs_four_capacity_elements_on_both_types() {
+    use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast};
+    use fast_poseidon2::instances::goldilocks;
+    let short = |capacity_bits| Error::InsufficientCapacity {
+        capacity_bits,
+        required_bits: 248,
+    };
+    let ct = goldilocks::ct::t12();
+    let x = [GoldilocksFast::new(1)];
+    assert_eq!(ct.hash::<9, 1>(&x), Err(short(192)));
+    assert_eq!(ct.hash::<11, 4>(&x), Err(short(64)));
+    assert!(ct.hash::<8, 4>(&x).is_ok());
+    let rt = goldilocks::poseidon2_t12();
+    assert_eq!(rt.hash(&[Goldilocks::from(1u64)], 9, 1), Err(short(192)));
+    assert!(rt.hash(&[Goldilocks::from(1u64)], 8, 4).is_ok());
+    assert_eq!(short(192).code(), 22);
+}
+
+/// The collision the old single-element initial value had on Goldilocks (`len · 2^64 + out - 1`
+/// wrapped mod p, `2^64 = 2^32 - 1`): `[x]` declared with `2^32` outputs hashed like `[x, 0]`
+/// with one output. The digit encoding separates them.
+#[cfg(feature = "goldilocks")]
+#[test]
+fn goldilocks_initial_value_separates_length_and_output_count() {
+    use fast_poseidon2::goldilocks::GoldilocksFast as G;
+    use fast_poseidon2::instances::goldilocks;
+    let ct = goldilocks::ct::t12();
+    let x = G::new(12345);
+    let mut a = Sponge::new(&ct, 8, 1, 1 << 32).unwrap();
+    a.absorb(&[x]).unwrap();
+    let mut first = [G::new(0)];
+    a.squeeze(&mut first).unwrap();
+    let [second] = ct.hash::<8, 1>(&[x, G::new(0)]).unwrap();
+    assert_ne!(first[0], second);
+}

@@ -1,5 +1,6 @@
 //! Arbitrary sponge parameters -> on one shipped instance, `Sponge::new` fails exactly on the
-//! documented errors (empty input, rate outside `1..t`, zero outputs) and otherwise one-shot
+//! documented errors (empty input, rate outside `1..t`, a capacity below 248 bits, zero
+//! outputs) and otherwise one-shot
 //! hashing on both paths and streaming in arbitrary pieces equal the textbook sponge.
 //!
 //! Layout: bytes 0-4 pick the instance, the rate (any byte value), the input length (at most
@@ -8,10 +9,22 @@
 #![no_main]
 
 use fast_poseidon2::Error;
-use fast_poseidon2::modes::Sponge;
+use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::modes::{Permutation, Sponge};
 use fast_poseidon2_fuzz::differential::assert_sponge_agrees;
 use fast_poseidon2_fuzz::{byte, elements, with_instance};
 use libfuzzer_sys::fuzz_target;
+
+/// The textbook capacity rule for `perm`'s field: (required capacity elements, bits per element).
+fn capacity_rule<P: Permutation>(_: &P) -> (usize, u32)
+where
+    P::Field: PrimeField,
+{
+    (
+        fast_poseidon2_fuzz::textbook::digest_len::<P::Field>(),
+        <P::Field as PrimeField>::MODULUS_BITS,
+    )
+}
 
 fuzz_target!(|data: &[u8]| {
     let rate = usize::from(byte(data, 1));
@@ -29,6 +42,11 @@ fuzz_target!(|data: &[u8]| {
             Err(Error::EmptyInput)
         } else if rate == 0 || rate >= width {
             Err(Error::InvalidRate { rate, width })
+        } else if width - rate < capacity_rule(ct).0 {
+            Err(Error::InsufficientCapacity {
+                capacity_bits: (width - rate) as u32 * capacity_rule(ct).1,
+                required_bits: 248,
+            })
         } else if out == 0 {
             Err(Error::ZeroOutputs)
         } else {

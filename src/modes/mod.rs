@@ -1,17 +1,116 @@
-//! Hashing modes built on the permutation: `(t-1)`-to-1 compression (`compress`) and the
-//! length-declared sponge ([`Sponge`], `hash`, `hash_into`).
+//! Hashing modes built on the permutation: Merkle compression (`compress`, `compress_digests`)
+//! and the length-declared sponge ([`Sponge`], `hash`, `hash_into`).
+//!
+//! # Security: one rule for every field
+//! The modes target 128-bit security. A field of `n = MODULUS_BITS` bits carries
+//! [`REQUIRED_BITS`] (248) bits in [`security_elements`]`(n) = ceil(248 / n)` elements, and that
+//! one number is both the sponge capacity `c` every mode needs and the digest length `D` (in
+//! elements) of every digest the modes return:
+//!
+//! | field | `n` | `c = D` | byte API rate at t = 8, 12, 16, 20 |
+//! |---|---|---|---|
+//! | BN254, BLS12-381 | 254, 255 | 1 | `t - 1` |
+//! | Goldilocks | 64 | 4 | 4, 8, 12, 16 |
+//! | a 31-bit field (BabyBear, KoalaBear) | 31 | 8 | `t - 8` |
+//!
+//! A sponge rate that leaves fewer than `c` capacity elements is
+//! [`crate::Error::InsufficientCapacity`]; a single-element digest on a field with `D > 1` is not
+//! offered (`compress` and `merkle_root` on such fields: a compile-time error on
+//! [`crate::ct::Poseidon2Ct`], [`crate::Error::DigestTooShort`] on [`crate::Poseidon2`]).
+//!
+//! # Merkle compression
+//! A node is a digest of `D` elements. [`merkle_arity`] children are written one after the other
+//! into a zero state, the state is permuted, and the node is its first `D` elements:
+//! - `D = 1` (BN254, BLS12-381): `t - 1` children, `perm(x_0 ‖ .. ‖ x_{t-2} ‖ 0)[0]`, the
+//!   reference's `MerkleTreeHash::compress` at t = 3;
+//! - `D > 1` (Goldilocks): 2 children, `perm(l ‖ r ‖ 0 …)[..D]`, the rule of Plonky3's
+//!   `TruncatedPermutation<_, 2, D, t>`; it needs `t >= 2D`.
 //!
 //! Both permutation types run every mode through the small [`Permutation`] trait, so each mode is
 //! written once: [`crate::ct::Poseidon2Ct`] keeps its state in `[F; T]`, [`crate::Poseidon2`] in
 //! a `[F; MAX_WIDTH]` stack buffer of which the first `t` elements are used. Neither allocates.
 
-mod compress;
+pub(crate) mod compress;
 mod sponge;
 
 pub use sponge::Sponge;
 
 use crate::ct::Poseidon2Ct;
-use crate::field::Field;
+use crate::field::{Field, PrimeField};
+
+/// The bits of sponge capacity, and of every digest, the modes require: 128-bit security (a
+/// 254-bit element counts as one; `2 · 124`, so that one BN254 or BLS12-381 element suffices, as
+/// in Noir, Barretenberg and the reference's Merkle compression).
+pub const REQUIRED_BITS: u32 = 248;
+
+/// `ceil(REQUIRED_BITS / modulus_bits)`: the capacity `c` and the digest length `D`, in elements,
+/// of a field with a `modulus_bits`-bit modulus (1 for BN254 and BLS12-381, 4 for Goldilocks, 8
+/// for a 31-bit field). The one rule every mode uses; see the module docs.
+///
+/// `modulus_bits = 0` (no field) gives `usize::MAX`, which no width can meet.
+///
+/// ```
+/// use fast_poseidon2::modes::security_elements;
+/// assert_eq!(security_elements(254), 1);
+/// assert_eq!(security_elements(64), 4);
+/// assert_eq!(security_elements(31), 8);
+/// ```
+pub const fn security_elements(modulus_bits: u32) -> usize {
+    if modulus_bits == 0 {
+        return usize::MAX;
+    }
+    REQUIRED_BITS.div_ceil(modulus_bits) as usize
+}
+
+/// [`security_elements`] of `F`: its digest length `D` and required capacity `c`.
+pub const fn digest_len<F: PrimeField>() -> usize {
+    security_elements(F::MODULUS_BITS)
+}
+
+/// Writes the integer `v` into `lanes` in base `2^b`, `b = min(MODULUS_BITS - 1, 128)`, least
+/// significant digit first; every digit is below `2^(n-1) < p`, so distinct `v` that fit give
+/// distinct lane values. The sponge's initial value and the Merkle leaf-count digest use it.
+///
+/// Callers give room for every digit (`debug_assert`ed): `lanes.len() · b >= bits(v)`.
+pub(crate) fn write_digits<F: PrimeField>(lanes: &mut [F], mut v: u128) {
+    let digit_bits = (F::MODULUS_BITS.max(2) - 1).min(128);
+    let two_64 = F::from_u64(1 << 32).square();
+    for lane in lanes.iter_mut() {
+        let digit = if digit_bits == 128 {
+            core::mem::take(&mut v)
+        } else {
+            let digit = v & ((1 << digit_bits) - 1);
+            v >>= digit_bits;
+            digit
+        };
+        // `digit mod p`, with `2^64` as `(2^32)^2` so that it is exact in any field.
+        *lane = F::from_u64((digit >> 64) as u64)
+            .mul(two_64)
+            .add(F::from_u64(digit as u64));
+    }
+    debug_assert_eq!(v, 0, "the lanes hold every digit");
+}
+
+/// The number of children one Merkle compression of width `t` takes, for digests of `digest`
+/// elements: `t - 1` if `digest = 1` (for `t >= 2`), 2 if `digest > 1` and `t >= 2 · digest`;
+/// `None` for shapes that have no compression.
+///
+/// ```
+/// use fast_poseidon2::modes::merkle_arity;
+/// assert_eq!(merkle_arity(3, 1), Some(2));
+/// assert_eq!(merkle_arity(4, 1), Some(3));
+/// assert_eq!(merkle_arity(12, 4), Some(2));
+/// assert_eq!(merkle_arity(6, 4), None);
+/// ```
+pub const fn merkle_arity(t: usize, digest: usize) -> Option<usize> {
+    match digest {
+        0 => None,
+        1 if t >= 2 => Some(t - 1),
+        1 => None,
+        _ if digest <= t / 2 => Some(2),
+        _ => None,
+    }
+}
 
 mod sealed {
     /// Keeps [`super::Permutation`] implemented by this crate's permutation types only.
@@ -35,6 +134,10 @@ pub trait Permutation: sealed::Sealed {
 
     /// Permutes the first `t` elements of `state` in place.
     fn permute_state(&self, state: &mut Self::State);
+
+    /// Permutes every width-`t` state of the flat buffer `states` (a whole number of states) on
+    /// the fastest batch backend this CPU has, across threads with the `parallel` feature.
+    fn permute_states(&self, states: &mut [Self::Field]);
 }
 
 impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64> sealed::Sealed
@@ -62,6 +165,10 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> P
     fn permute_state(&self, state: &mut [F; T]) {
         self.permute_mut(state);
     }
+
+    fn permute_states(&self, states: &mut [F]) {
+        crate::batch::run_batch::<F, D>(states, T, self.constants(), crate::batch_backend::<F>());
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -86,5 +193,9 @@ impl<F: Field> Permutation for crate::Poseidon2<F> {
     fn permute_state(&self, state: &mut [F; crate::MAX_WIDTH]) {
         // Parameters are validated on construction: 2 <= t <= MAX_WIDTH.
         self.permute_exact(&mut state[..self.width()]);
+    }
+
+    fn permute_states(&self, states: &mut [F]) {
+        self.run_batch(states);
     }
 }

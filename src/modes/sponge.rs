@@ -1,21 +1,25 @@
 //! The length-declared sponge: [`Sponge`] for streaming use, and the one-shot `hash` /
 //! `hash_into` on both permutation types, which run the same [`Sponge`].
 //!
-//! Construction (sponge of Bertoni et al. over the Poseidon2 permutation, capacity
-//! `c = t - rate >= 1`; initial value from the Poseidon paper, eprint 2019/458, section 4.2):
-//! 1. The state is all zero except `state[rate] = len · 2^64 + (out - 1)`, where `len` is the
-//!    number of input elements and `out` the number of output elements. For `out = 1` this is
-//!    the initial value Noir and Barretenberg use (`len · 2^64`).
-//! 2. Absorb: the input is cut into `rate`-sized chunks (the last may be shorter); each chunk is
+//! Construction (sponge of Bertoni et al. over the Poseidon2 permutation, rate `r`, capacity
+//! `c = t - r` of at least [`security_elements`]`(n)` elements for an `n`-bit field; initial
+//! value from the Poseidon paper, eprint 2019/458, section 4.2):
+//! 1. The state is all zero except the capacity, which holds the 128-bit integer
+//!    `v = len · 2^64 + (out - 1)` (`len` input elements, `out` output elements) written in base
+//!    `2^b`, `b = min(n - 1, 128)`, least significant digit first from `state[r]` on: one
+//!    element `v` on BN254 and BLS12-381 (for `out = 1` the initial value `len · 2^64` Noir and
+//!    Barretenberg use), three 63-bit digits on Goldilocks, five 30-bit digits on a 31-bit field.
+//!    Every digit is below `2^(n-1) < p`, so distinct `(len, out)` give distinct states.
+//! 2. Absorb: the input is cut into `r`-sized chunks (the last may be shorter); each chunk is
 //!    ADDED into `state[0..chunk.len()]`, then the state is permuted.
-//! 3. Squeeze: `state[0..rate]` is output, permuting between blocks, until `out` elements.
+//! 3. Squeeze: `state[0..r]` is output, permuting between blocks, until `out` elements.
 //!
 //! There is no padding: the input length is fixed up front and bound through the initial value.
 
-use super::Permutation;
+use super::{Permutation, REQUIRED_BITS, security_elements, write_digits};
 use crate::Error;
 use crate::ct::Poseidon2Ct;
-use crate::field::Field;
+use crate::field::{Field, PrimeField};
 
 /// A streaming Poseidon2 sponge over a borrowed permutation, with the input length and output
 /// length declared up front (both enter the initial value). Never allocates.
@@ -44,20 +48,19 @@ use crate::field::Field;
 ///
 /// # Security
 /// The mode hashes **fixed-length** inputs: the number of input elements and the number of
-/// output elements are bound by the initial value `len · 2^64 + (out - 1)` in the capacity, so
-/// inputs of different lengths (e.g. `[x]` and `[x, 0]`) and calls asking for different output
-/// lengths never share a starting state. This encoding is injective for `len, out < 2^64` when
-/// `p > 2^128` (BN254, BLS12-381), and for `len, out < 2^32` on Goldilocks
-/// (`2^64 = 2^32 - 1 mod p`). Element order is bound by the sponge itself.
+/// output elements are bound by the initial value in the capacity, injective in
+/// `(len, out)` for every `len, out` a `usize` holds, on every field (module docs), so inputs of
+/// different lengths (e.g. `[x]` and `[x, 0]`) and calls asking for different output lengths
+/// never share a starting state. Element order is bound by the sponge itself.
+///
+/// The capacity must carry [`REQUIRED_BITS`] (248) bits: `c = t - rate >= ceil(248 / n)`
+/// elements (1 on BN254 and BLS12-381, so Noir's t = 4, rate 3 is valid; 4 on Goldilocks, e.g.
+/// rate 8 at t = 12). A smaller capacity is [`Error::InsufficientCapacity`]. Generic collision
+/// resistance is then about `c · n / 2 >= 124` bits, and at most the permutation's 128-bit level.
 ///
 /// Not bound: the rate (hashing the same input with two rates gives unrelated outputs, but no
 /// domain separation exists between them; fix one rate per application) and any application
 /// context (add a domain tag as an input element if two uses must not collide).
-///
-/// Generic security is at most `c · log2(p) / 2` bits against collisions, with
-/// `c = t - rate` capacity elements, and at most the permutation's 128-bit level. One capacity
-/// element suffices for 254/255-bit fields; a 64-bit field such as Goldilocks needs `c >= 4`
-/// for 128-bit collision resistance.
 #[derive(Clone, Debug)]
 pub struct Sponge<'a, P: Permutation> {
     perm: &'a P,
@@ -69,13 +72,17 @@ pub struct Sponge<'a, P: Permutation> {
     squeezed: usize,
 }
 
-impl<'a, P: Permutation> Sponge<'a, P> {
+impl<'a, P: Permutation> Sponge<'a, P>
+where
+    P::Field: PrimeField,
+{
     /// Starts a sponge over `perm` that will absorb exactly `input_len` elements and squeeze
     /// at most `output_len` elements, `rate` at a time.
     ///
     /// # Errors
-    /// [`Error::EmptyInput`] if `input_len == 0`; [`Error::InvalidRate`] unless
-    /// `1 <= rate < t`; [`Error::ZeroOutputs`] if `output_len == 0`.
+    /// In this order: [`Error::EmptyInput`] if `input_len == 0`; [`Error::InvalidRate`] unless
+    /// `1 <= rate < t`; [`Error::InsufficientCapacity`] if `t - rate` elements carry fewer than
+    /// [`REQUIRED_BITS`] bits; [`Error::ZeroOutputs`] if `output_len == 0`.
     pub fn new(
         perm: &'a P,
         rate: usize,
@@ -89,11 +96,19 @@ impl<'a, P: Permutation> Sponge<'a, P> {
         if rate == 0 || rate >= width {
             return Err(Error::InvalidRate { rate, width });
         }
+        let bits = <P::Field as PrimeField>::MODULUS_BITS;
+        let capacity = width - rate;
+        if capacity < security_elements(bits) {
+            return Err(Error::InsufficientCapacity {
+                capacity_bits: capacity as u32 * bits,
+                required_bits: REQUIRED_BITS,
+            });
+        }
         if output_len == 0 {
             return Err(Error::ZeroOutputs);
         }
         let mut state = perm.zero_state();
-        state.as_mut()[rate] = initial_value(input_len, output_len);
+        write_initial_value(&mut state.as_mut()[rate..width], input_len, output_len);
         Ok(Sponge {
             perm,
             state,
@@ -159,14 +174,14 @@ impl<'a, P: Permutation> Sponge<'a, P> {
     }
 }
 
-/// `len · 2^64 + (out - 1)` in the field (`2^64` as `(2^32)^2`, so that it is exact in any
-/// field; reduced mod p where `p < 2^64`).
-fn initial_value<F: Field>(len: usize, out: usize) -> F {
-    let two_64 = F::from_u64(1 << 32).square();
-    // usize is at most 64 bits on every supported target.
-    F::from_u64(len as u64)
-        .mul(two_64)
-        .add(F::from_u64((out - 1) as u64))
+/// Writes `v = len · 2^64 + (out - 1)` into `capacity` (the module docs' step 1). `out >= 1`.
+///
+/// The capacity check before it guarantees room for every digit: `c >= ceil(248 / n)` elements
+/// hold `c · (n - 1) >= 248 - c >= 128` bits for every `n >= 3` (for `n <= 2`, `c >= 124`
+/// exceeds every supported width).
+fn write_initial_value<F: PrimeField>(capacity: &mut [F], len: usize, out: usize) {
+    // usize is at most 64 bits on every supported target, so `v` is exact.
+    write_digits(capacity, ((len as u128) << 64) | (out as u128 - 1));
 }
 
 /// One-shot hash into `out` through a [`Sponge`].
@@ -175,13 +190,16 @@ fn hash_into<P: Permutation>(
     inputs: &[P::Field],
     rate: usize,
     out: &mut [P::Field],
-) -> Result<(), Error> {
+) -> Result<(), Error>
+where
+    P::Field: PrimeField,
+{
     let mut sponge = Sponge::new(perm, rate, inputs.len(), out.len())?;
     sponge.absorb(inputs)?;
     sponge.squeeze(out)
 }
 
-impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
+impl<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
     /// Hashes `inputs` to `OUT` elements with rate `RATE` (construction: see [`Sponge`]).
@@ -211,7 +229,9 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// is not. Details in [`Sponge`].
     ///
     /// # Errors
-    /// [`Error::EmptyInput`] if `inputs` is empty.
+    /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InsufficientCapacity`] if `T - RATE`
+    /// elements carry fewer than [`REQUIRED_BITS`] bits (an `Err`, not a compile-time error, so
+    /// that generic code sees the runtime type's behaviour).
     pub fn hash<const RATE: usize, const OUT: usize>(
         &self,
         inputs: &[F],
@@ -235,15 +255,17 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// is not. Details in [`Sponge`].
     ///
     /// # Errors
-    /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InvalidRate`] unless
-    /// `1 <= rate < T`; [`Error::ZeroOutputs`] if `out` is empty. `out` is untouched then.
+    /// As [`Sponge::new`]: [`Error::EmptyInput`] if `inputs` is empty; [`Error::InvalidRate`]
+    /// unless `1 <= rate < T`; [`Error::InsufficientCapacity`] if `T - rate` elements carry fewer
+    /// than [`REQUIRED_BITS`] bits; [`Error::ZeroOutputs`] if `out` is empty. `out` is untouched
+    /// then.
     pub fn hash_into(&self, inputs: &[F], rate: usize, out: &mut [F]) -> Result<(), Error> {
         hash_into(self, inputs, rate, out)
     }
 }
 
 #[cfg(feature = "alloc")]
-impl<F: Field> crate::Poseidon2<F> {
+impl<F: PrimeField> crate::Poseidon2<F> {
     /// Hashes `inputs` to `out` elements with rate `rate` (construction: see [`Sponge`]).
     ///
     /// ```
@@ -262,9 +284,9 @@ impl<F: Field> crate::Poseidon2<F> {
     /// is not. Details in [`Sponge`].
     ///
     /// # Errors
-    /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InvalidRate`] unless
-    /// `1 <= rate < t`; [`Error::ZeroOutputs`] if `out == 0`; [`Error::OutputTooLarge`] if `out`
-    /// elements cannot be allocated.
+    /// As [`Sponge::new`] ([`Error::EmptyInput`], [`Error::InvalidRate`],
+    /// [`Error::InsufficientCapacity`], [`Error::ZeroOutputs`]); [`Error::OutputTooLarge`] if
+    /// `out` elements cannot be allocated.
     pub fn hash(&self, inputs: &[F], rate: usize, out: usize) -> Result<alloc::vec::Vec<F>, Error> {
         let mut sponge = Sponge::new(self, rate, inputs.len(), out)?;
         let mut output = alloc::vec::Vec::new();
@@ -285,9 +307,79 @@ impl<F: Field> crate::Poseidon2<F> {
     /// is not. Details in [`Sponge`].
     ///
     /// # Errors
-    /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InvalidRate`] unless
-    /// `1 <= rate < t`; [`Error::ZeroOutputs`] if `out` is empty. `out` is untouched then.
+    /// As [`Sponge::new`]: [`Error::EmptyInput`], [`Error::InvalidRate`],
+    /// [`Error::InsufficientCapacity`], [`Error::ZeroOutputs`]. `out` is untouched then.
     pub fn hash_into(&self, inputs: &[F], rate: usize, out: &mut [F]) -> Result<(), Error> {
         hash_into(self, inputs, rate, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Lengths and output counts at the documented limits and around every power of two where
+    /// a wrapping encoding would meet (`2^32` on Goldilocks, `2^63`, `2^64 - 1`).
+    const LIMITS: [u64; 9] = [
+        1,
+        2,
+        (1 << 32) - 1,
+        1 << 32,
+        (1 << 32) + 1,
+        1 << 63,
+        u64::MAX - 1,
+        u64::MAX,
+        12345,
+    ];
+
+    /// Distinct `(len, out)` pairs give distinct capacity contents, in the minimum capacity
+    /// the field allows.
+    fn initial_values_are_injective<F: PrimeField>() {
+        let c = security_elements(F::MODULUS_BITS);
+        let mut seen: Vec<((u64, u64), Vec<F>)> = Vec::new();
+        for &len in &LIMITS {
+            for &out in &LIMITS {
+                let mut capacity = alloc::vec![F::ZERO; c];
+                write_initial_value(&mut capacity, len as usize, out as usize);
+                for (pair, other) in &seen {
+                    assert!(*other != capacity, "{pair:?} and {:?} meet", (len, out));
+                }
+                seen.push(((len, out), capacity));
+            }
+        }
+    }
+
+    #[test]
+    fn goldilocks_initial_values_are_injective_at_the_limits() {
+        initial_values_are_injective::<crate::goldilocks::GoldilocksFast>();
+        initial_values_are_injective::<crate::goldilocks::Goldilocks>();
+    }
+
+    #[cfg(feature = "bn254")]
+    #[test]
+    fn bn254_initial_values_are_injective_at_the_limits() {
+        initial_values_are_injective::<ark_bn254::Fr>();
+    }
+
+    #[cfg(feature = "bls12-381")]
+    #[test]
+    fn bls12_381_initial_values_are_injective_at_the_limits() {
+        initial_values_are_injective::<ark_bls12_381::Fr>();
+    }
+
+    /// On BN254 the initial value stays Noir's single element `len · 2^64 + (out - 1)`.
+    #[cfg(feature = "bn254")]
+    #[test]
+    fn bn254_initial_value_is_one_element_len_times_two_to_the_64_plus_out_minus_one() {
+        let mut capacity = [ark_bn254::Fr::ZERO; 1];
+        write_initial_value(&mut capacity, 5, 3);
+        let two_64 = ark_bn254::Fr::from_u64(1 << 32).square();
+        assert_eq!(
+            capacity[0],
+            ark_bn254::Fr::from_u64(5)
+                .mul(two_64)
+                .add(ark_bn254::Fr::from_u64(2))
+        );
     }
 }

@@ -38,21 +38,29 @@ pub fn lift<C: PrimeField, A: PrimeField + From<C>>(xs: &[C]) -> Vec<A> {
     xs.iter().map(|&x| A::from(x)).collect()
 }
 
-/// `compress` on the runtime path and `ct_compressed` (the ct path's `compress` of the same
-/// `t - 1` inputs) equal the textbook `perm(inputs ‖ 0)[0]`.
+/// The Merkle compression of one group of children (`inputs`: `merkle_arity · D` elements) on
+/// the runtime path (`compress_batch` of one group, and `compress` where `D = 1`) and
+/// `ct_compressed` (the ct path's digest of the same group) equal the textbook compression.
 pub fn assert_compress_agrees<C: PrimeField, A: PrimeField + From<C>>(
     params: &fast_poseidon2::Poseidon2Params<C>,
     flexible: &Poseidon2<A>,
     inputs: &[C],
-    ct_compressed: C,
+    ct_compressed: &[C],
 ) {
     let expected = textbook::compress(params, inputs);
     assert_eq!(ct_compressed, expected, "ct vs textbook");
     assert_eq!(
-        flexible.compress(&lift::<C, A>(inputs)),
-        Ok(A::from(expected)),
+        flexible.compress_batch(&lift::<C, A>(inputs)),
+        Ok(lift::<C, A>(&expected)),
         "runtime vs textbook"
     );
+    if let [digest] = expected[..] {
+        assert_eq!(
+            flexible.compress(&lift::<C, A>(inputs)),
+            Ok(A::from(digest)),
+            "runtime compress vs textbook"
+        );
+    }
 }
 
 /// One-shot hashing on both paths and streaming (absorbing in the pieces `inputs` is cut into at
@@ -148,8 +156,10 @@ pub fn assert_bytes_agree<
 
 /// For the batch `states` (each `T` elements): `permute_batch` on both paths equals the
 /// textbook permutation of each state; the runtime `compress_batch` of the states' first
-/// `t - 1` elements equals the textbook `compress` of each group; `merkle_root` of all the
-/// elements (t >= 3, at least one leaf) equals the textbook root.
+/// `merkle_arity · D` elements equals the textbook compression of each group; the Merkle root
+/// of all the elements as `D`-element leaves (where the width has a tree, at least one leaf)
+/// equals the textbook root, through `merkle_root_digests`, the incremental `MerkleBuilder`
+/// and, where `D = 1`, `merkle_root`.
 pub fn assert_batch_agrees<
     C: PrimeField,
     A: PrimeField + From<C>,
@@ -176,22 +186,68 @@ pub fn assert_batch_agrees<
     let mut flat = lift::<C, A>(states);
     flexible.permute_batch(&mut flat).expect("whole states");
     assert_eq!(flat, lift::<C, A>(&expected), "runtime batch vs textbook");
-    let groups: Vec<C> = states.chunks(T).flat_map(|s| s[..T - 1].to_vec()).collect();
+    let digest = textbook::digest_len::<C>();
+    let group = textbook::arity::<C>(T) * digest;
+    let groups: Vec<C> = states.chunks(T).flat_map(|s| s[..group].to_vec()).collect();
     let compressed: Vec<C> = groups
-        .chunks(T - 1)
-        .map(|g| textbook::compress(&params, g))
+        .chunks(group)
+        .flat_map(|g| textbook::compress(&params, g))
         .collect();
     assert_eq!(
         flexible.compress_batch(&lift::<C, A>(&groups)),
         Ok(lift::<C, A>(&compressed)),
         "runtime compress_batch vs textbook"
     );
-    if T >= 3 {
-        let root = textbook::merkle_root(&params, states);
+    if group >= 2 * digest {
+        let root = textbook::merkle_root(&params, states).map(|r| lift::<C, A>(&r));
+        let leaves = lift::<C, A>(states);
         assert_eq!(
-            flexible.merkle_root(&lift::<C, A>(states)).ok(),
-            root.map(A::from),
-            "merkle_root vs textbook"
+            merkle_root_digests(flexible, &leaves),
+            root,
+            "merkle_root_digests vs textbook"
         );
+        let mut builder = fast_poseidon2::merkle::MerkleBuilder::new(flexible).expect("a tree");
+        let (head, tail) = leaves.split_at(leaves.len() / 3);
+        builder.push(head).unwrap();
+        builder.push(tail).unwrap();
+        assert_eq!(builder_root(builder), root, "MerkleBuilder vs textbook");
+        if digest == 1 {
+            assert_eq!(
+                flexible.merkle_root(&leaves).ok().map(|r| vec![r]),
+                root,
+                "merkle_root vs textbook"
+            );
+        }
+    }
+}
+
+/// `merkle_root_digests` over flat `D`-element leaves (`D` = 1 or 4, the shipped fields'),
+/// as a vector; `None` on any error.
+pub fn merkle_root_digests<A: PrimeField>(perm: &Poseidon2<A>, leaves: &[A]) -> Option<Vec<A>> {
+    match textbook::digest_len::<A>() {
+        1 => perm
+            .merkle_root_digests::<1>(leaves.as_chunks().0)
+            .ok()
+            .map(|r| r.to_vec()),
+        4 => perm
+            .merkle_root_digests::<4>(leaves.as_chunks().0)
+            .ok()
+            .map(|r| r.to_vec()),
+        d => panic!("no test shape for digests of {d} elements"),
+    }
+}
+
+/// A builder's root as a vector (`D` = 1 or 4); `None` on any error.
+pub fn builder_root<P>(
+    builder: fast_poseidon2::merkle::MerkleBuilder<'_, P>,
+) -> Option<Vec<P::Field>>
+where
+    P: fast_poseidon2::modes::Permutation,
+    P::Field: PrimeField,
+{
+    match textbook::digest_len::<P::Field>() {
+        1 => builder.finish::<1>().ok().map(|r| r.to_vec()),
+        4 => builder.finish::<4>().ok().map(|r| r.to_vec()),
+        d => panic!("no test shape for digests of {d} elements"),
     }
 }

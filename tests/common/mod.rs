@@ -144,7 +144,9 @@ pub fn is_canonical<F: PrimeField>(x: F) -> bool {
     buf < modulus_be::<F>()
 }
 
-/// Invokes `$m!(name, t, ct_constructor_expr, cached_flexible_expr)` once per shipped instance.
+/// Invokes `$m!(name, t, digest, group, ct_constructor_expr, cached_flexible_expr)` once per
+/// shipped instance: `digest` is the field's digest length `D` (1 on BN254 and BLS12-381, 4 on
+/// Goldilocks), `group` the Merkle compression's input length `merkle_arity · D`.
 ///
 /// INTEGRATOR: this is the one list of instances the mode tests (`tests/modes_*.rs`,
 /// `tests/no_alloc.rs`) run on; add the BLS12-381 and Goldilocks instances here, one line each.
@@ -157,36 +159,38 @@ macro_rules! for_each_instance {
     };
     ($m:ident, bn254) => {
         $crate::for_each_instance!(@list $m;
-            ("bn254", bn254, bn254_t2, 2, t2, poseidon2_t2),
-            ("bn254", bn254, bn254_t3, 3, t3, poseidon2_t3),
-            ("bn254", bn254, bn254_t4, 4, t4, poseidon2_t4),
-            ("bn254", bn254, bn254_t8, 8, t8, poseidon2_t8),
-            ("bn254", bn254, bn254_t12, 12, t12, poseidon2_t12),
+            ("bn254", bn254, bn254_t2, 2, 1, 1, t2, poseidon2_t2),
+            ("bn254", bn254, bn254_t3, 3, 1, 2, t3, poseidon2_t3),
+            ("bn254", bn254, bn254_t4, 4, 1, 3, t4, poseidon2_t4),
+            ("bn254", bn254, bn254_t8, 8, 1, 7, t8, poseidon2_t8),
+            ("bn254", bn254, bn254_t12, 12, 1, 11, t12, poseidon2_t12),
         );
     };
     ($m:ident, bls12_381) => {
         $crate::for_each_instance!(@list $m;
-            ("bls12-381", bls12_381, bls12_381_t2, 2, t2, poseidon2_t2),
-            ("bls12-381", bls12_381, bls12_381_t3, 3, t3, poseidon2_t3),
-            ("bls12-381", bls12_381, bls12_381_t4, 4, t4, poseidon2_t4),
-            ("bls12-381", bls12_381, bls12_381_t8, 8, t8, poseidon2_t8),
-            ("bls12-381", bls12_381, bls12_381_t12, 12, t12, poseidon2_t12),
+            ("bls12-381", bls12_381, bls12_381_t2, 2, 1, 1, t2, poseidon2_t2),
+            ("bls12-381", bls12_381, bls12_381_t3, 3, 1, 2, t3, poseidon2_t3),
+            ("bls12-381", bls12_381, bls12_381_t4, 4, 1, 3, t4, poseidon2_t4),
+            ("bls12-381", bls12_381, bls12_381_t8, 8, 1, 7, t8, poseidon2_t8),
+            ("bls12-381", bls12_381, bls12_381_t12, 12, 1, 11, t12, poseidon2_t12),
         );
     };
     ($m:ident, goldilocks) => {
         $crate::for_each_instance!(@list $m;
-            ("goldilocks", goldilocks, goldilocks_t8, 8, t8, poseidon2_t8),
-            ("goldilocks", goldilocks, goldilocks_t12, 12, t12, poseidon2_t12),
-            ("goldilocks", goldilocks, goldilocks_t16, 16, t16, poseidon2_t16),
-            ("goldilocks", goldilocks, goldilocks_t20, 20, t20, poseidon2_t20),
+            ("goldilocks", goldilocks, goldilocks_t8, 8, 4, 8, t8, poseidon2_t8),
+            ("goldilocks", goldilocks, goldilocks_t12, 12, 4, 8, t12, poseidon2_t12),
+            ("goldilocks", goldilocks, goldilocks_t16, 16, 4, 8, t16, poseidon2_t16),
+            ("goldilocks", goldilocks, goldilocks_t20, 20, 4, 8, t20, poseidon2_t20),
         );
     };
-    (@list $m:ident; $(($feature:literal, $module:ident, $name:ident, $t:literal, $ct:ident, $getter:ident)),* $(,)?) => {
+    (@list $m:ident; $(($feature:literal, $module:ident, $name:ident, $t:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident)),* $(,)?) => {
         $(
             #[cfg(feature = $feature)]
             $m!(
                 $name,
                 $t,
+                $digest,
+                $group,
                 fast_poseidon2::instances::$module::ct::$ct(),
                 fast_poseidon2::instances::$module::$getter()
             );

@@ -98,27 +98,57 @@ pub fn permutation<F: PrimeField>(params: &Poseidon2Params<F>, input: &[F]) -> V
 
 /// The modes from their definitions, over [`permutation`].
 ///
-/// Compression (reference `MerkleTreeHash::compress`): `perm(inputs ‖ 0)[0]`.
-pub fn compress<F: PrimeField>(params: &Poseidon2Params<F>, inputs: &[F]) -> F {
-    let mut state = inputs.to_vec();
-    state.push(F::ZERO);
-    permutation(params, &state)[0]
+/// The 128-bit rule (`src/modes/mod.rs` docs): a field of `n` bits needs `ceil(248 / n)`
+/// elements of capacity and of digest (1 for BN254 and BLS12-381, 4 for Goldilocks).
+pub fn digest_len<F: PrimeField>() -> usize {
+    248usize.div_ceil(F::MODULUS_BITS as usize)
 }
 
-/// The length-declared sponge (`src/modes/sponge.rs` docs): state zero but
-/// `state[rate] = len · 2^64 + (out - 1)`; add each `rate`-chunk of the input (the last may be
-/// shorter) and permute; output `state[..rate]`, permuting between blocks, until `out` elements.
+/// Children per Merkle compression: `t - 1` for one-element digests, else 2.
+pub fn arity<F: PrimeField>(t: usize) -> usize {
+    if digest_len::<F>() == 1 { t - 1 } else { 2 }
+}
+
+/// Merkle compression: the children's digests (`arity · D` elements) written into a zero
+/// state, permuted, the first `D` elements kept. For one-element digests this is the
+/// reference's `MerkleTreeHash::compress`, `perm(inputs ‖ 0)[0]`; for `D > 1` Plonky3's
+/// `TruncatedPermutation`.
+pub fn compress<F: PrimeField>(params: &Poseidon2Params<F>, children: &[F]) -> Vec<F> {
+    let mut state = children.to_vec();
+    state.resize(params.width(), F::ZERO);
+    permutation(params, &state)[..digest_len::<F>()].to_vec()
+}
+
+/// `v` in base `2^b`, `b = min(n - 1, 128)`, least significant digit first, `lanes` digits.
+pub fn digits<F: PrimeField>(v: u128, lanes: usize) -> Vec<F> {
+    let b = (F::MODULUS_BITS - 1).min(128);
+    let two_64 = F::from_u64(u64::MAX).add(F::ONE);
+    let mut rest = v;
+    (0..lanes)
+        .map(|_| {
+            let digit = if b == 128 { rest } else { rest % (1u128 << b) };
+            rest = if b == 128 { 0 } else { rest >> b };
+            F::from_u64((digit >> 64) as u64)
+                .mul(two_64)
+                .add(F::from_u64(digit as u64))
+        })
+        .collect()
+}
+
+/// The length-declared sponge (`src/modes/sponge.rs` docs): state zero but the capacity, which
+/// holds `len · 2^64 + (out - 1)` as [`digits`] from `state[rate]` on; add each `rate`-chunk of
+/// the input (the last may be shorter) and permute; output `state[..rate]`, permuting between
+/// blocks, until `out` elements.
 pub fn sponge<F: PrimeField>(
     params: &Poseidon2Params<F>,
     inputs: &[F],
     rate: usize,
     out: usize,
 ) -> Vec<F> {
-    let two_64 = F::from_u64(u64::MAX).add(F::ONE);
-    let mut state = vec![F::ZERO; params.width()];
-    state[rate] = F::from_u64(inputs.len() as u64)
-        .mul(two_64)
-        .add(F::from_u64(out as u64 - 1));
+    let t = params.width();
+    let mut state = vec![F::ZERO; rate];
+    let iv = ((inputs.len() as u128) << 64) + (out as u128 - 1);
+    state.extend(digits::<F>(iv, t - rate));
     for chunk in inputs.chunks(rate) {
         for (s, &x) in state.iter_mut().zip(chunk) {
             *s = s.add(x);
@@ -137,8 +167,8 @@ pub fn sponge<F: PrimeField>(
 /// The byte API (`shared/cases/bytes.md`, `src/bytes.rs` docs), with acceptance decided by
 /// comparing each input, as a big-endian byte string, with the modulus: errors in the order
 /// empty, more than `max_inputs`, first wrong length, first integer `>= p`; otherwise the
-/// sponge with rate `t - 1` and `32 / F::BYTES` outputs, each written canonically in the same
-/// endianness.
+/// sponge with rate `t - D` and `D` outputs ([`digest_len`]), each written canonically in the
+/// same endianness.
 pub fn hashv_bytes<F: PrimeField>(
     params: &Poseidon2Params<F>,
     little_endian: bool,
@@ -181,7 +211,8 @@ pub fn hashv_bytes<F: PrimeField>(
         .iter()
         .map(|be| F::from_be_bytes_reduced(be))
         .collect();
-    let digest = sponge(params, &elements, params.width() - 1, 32 / F::BYTES);
+    let d = digest_len::<F>();
+    let digest = sponge(params, &elements, params.width() - d, d);
     let mut out = [0u8; 32];
     for (chunk, y) in out.chunks_exact_mut(F::BYTES).zip(digest) {
         y.write_canonical_be_bytes(chunk);
@@ -192,18 +223,19 @@ pub fn hashv_bytes<F: PrimeField>(
     Ok(out)
 }
 
-/// The Merkle root of `leaves` with arity `t - 1` (`src/batch.rs` docs): while more than one
-/// node remains, pad the level with zeros to a multiple of `t - 1` and replace each group by its
-/// [`compress`]; `None` for no leaves.
-pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> Option<F> {
-    let arity = params.width() - 1;
+/// The Merkle root of `leaves` (a flat list of `D`-element digests; `src/merkle.rs` docs):
+/// while more than one node remains, pad the level with zero digests to a multiple of the
+/// arity and replace each group by its [`compress`]; `None` for no leaves.
+pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> Option<Vec<F>> {
+    let d = digest_len::<F>();
+    let group = arity::<F>(params.width()) * d;
     let mut level = leaves.to_vec();
-    while level.len() > 1 {
-        level.resize(level.len().next_multiple_of(arity), F::ZERO);
+    while level.len() > d {
+        level.resize(level.len().next_multiple_of(group), F::ZERO);
         level = level
-            .chunks(arity)
-            .map(|group| compress(params, group))
+            .chunks(group)
+            .flat_map(|children| compress(params, children))
             .collect();
     }
-    level.first().copied()
+    (!level.is_empty()).then_some(level)
 }
