@@ -97,7 +97,18 @@ const fn reduce128(x: u128) -> u64 {
     let d = (lo as u128).wrapping_sub(hi_hi as u128);
     let t0 = (d as u64) - (((d >> 64) as u64) >> 32);
     let sum = t0 as u128 + (hi_lo * EPSILON) as u128;
-    (sum as u64) + carry_times_epsilon(sum)
+    // The correction is added in `u128` and truncated, not written as `(sum as u64) +
+    // carry_times_epsilon(sum)`. With that form LLVM narrows the carry to a 64-bit compare, and
+    // under AVX-512 (`-C target-cpu=native`) the SLP vectoriser packs the tails of independent
+    // reductions (the state lanes of a layer, the `x^3` and `x^4` of the S-box) into xmm/ymm
+    // registers: every product is moved over with `vmovq`/`vpunpcklqdq`/`vinserti128`, reduced
+    // with `vpsubq`/`vpcmpltuq`/masked `vpaddq`, and moved back with `vpextrq` for the next
+    // `mulx`. The transfers lengthen the dependency chain of the partial rounds and made the
+    // Goldilocks permutations 1.5-1.7x slower than the default build. A `u128` addition is too
+    // expensive to vectorise, so the SLP vectoriser leaves every reduction scalar; the low word
+    // is the same value (a wrapped sum is at most `2^64 - 2^33`, adding `EPSILON` cannot wrap),
+    // and the scalar code stays as short and branch-free (`add`, `lea`, `cmovae`).
+    (sum + if sum >> 64 != 0 { EPSILON as u128 } else { 0 }) as u64
 }
 
 impl PartialEq for GoldilocksFast {
