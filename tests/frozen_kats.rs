@@ -219,62 +219,51 @@ where
     })
 }
 
+/// `(id, ct-path outputs, runtime-path outputs)` of every instance in `modes_kats.json`.
+#[cfg(all(feature = "bn254", feature = "goldilocks"))]
+fn mode_instances() -> Vec<(&'static str, Value, Value)> {
+    use fast_poseidon2::instances::{bn254, goldilocks};
+    macro_rules! both {
+        ($(($id:literal, $module:ident, $ct:ident, $getter:ident)),*) => {
+            vec![$(($id, mode_outputs!(&$module::ct::$ct()), mode_outputs!($module::$getter()))),*]
+        };
+    }
+    both![
+        ("bn254_t3", bn254, t3, poseidon2_t3),
+        ("goldilocks_t8", goldilocks, t8, poseidon2_t8),
+        ("goldilocks_t12", goldilocks, t12, poseidon2_t12),
+        ("goldilocks_t16", goldilocks, t16, poseidon2_t16),
+        ("goldilocks_t20", goldilocks, t20, poseidon2_t20)
+    ]
+}
+
 /// Both paths of each instance give the frozen mode outputs.
 #[cfg(all(feature = "bn254", feature = "goldilocks"))]
 #[test]
 fn mode_outputs_match_the_frozen_file() {
-    use fast_poseidon2::instances::{bn254, goldilocks};
     let file = vectors(MODES_FILE);
-    let check = |id: &str, ct: Value, runtime: Value| {
+    for (id, ct, runtime) in mode_instances() {
         let entry = instance(&file, id);
         assert_eq!(entry["outputs"], ct, "{id}: ct path");
         assert_eq!(entry["outputs"], runtime, "{id}: runtime path");
-    };
-    check(
-        "bn254_t3",
-        mode_outputs!(&bn254::ct::t3()),
-        mode_outputs!(bn254::poseidon2_t3()),
-    );
-    check(
-        "goldilocks_t8",
-        mode_outputs!(&goldilocks::ct::t8()),
-        mode_outputs!(goldilocks::poseidon2_t8()),
-    );
-    check(
-        "goldilocks_t12",
-        mode_outputs!(&goldilocks::ct::t12()),
-        mode_outputs!(goldilocks::poseidon2_t12()),
-    );
-    check(
-        "goldilocks_t16",
-        mode_outputs!(&goldilocks::ct::t16()),
-        mode_outputs!(goldilocks::poseidon2_t16()),
-    );
-    check(
-        "goldilocks_t20",
-        mode_outputs!(&goldilocks::ct::t20()),
-        mode_outputs!(goldilocks::poseidon2_t20()),
-    );
+    }
 }
 
-/// Writes `tests/vectors/modes_kats.json`. Run by hand, once per breaking change of a mode.
+/// Writes `tests/vectors/modes_kats.json` (from the ct path). Run by hand, once per breaking
+/// change of a mode.
 #[cfg(all(feature = "bn254", feature = "goldilocks"))]
 #[test]
 #[ignore = "writes tests/vectors/modes_kats.json; run by hand only when freezing"]
 fn write_modes_kats_file() {
-    use fast_poseidon2::instances::{bn254, goldilocks};
-    let entry = |id: &str, outputs: Value| json!({ "id": id, "outputs": outputs });
+    let instances: Vec<Value> = mode_instances()
+        .into_iter()
+        .map(|(id, outputs, _)| json!({ "id": id, "outputs": outputs }))
+        .collect();
     let file = json!({
         "description": "Mode outputs frozen when the 128-bit rule (capacity and digest of ceil(248 / MODULUS_BITS) elements) was introduced: byte API, sponge, Merkle root and count-bound Merkle root of fast-poseidon2's shipped instances, computed once by this crate on the const-generic path and checked by tests/frozen_kats.rs on both paths. Elements: 0x-prefixed big-endian hex of the canonical integer; byte-API digests: hex of the 32 output bytes.",
         "command": "cargo test --release --test frozen_kats -- --ignored write_modes_kats_file",
         "date": today_utc(),
-        "instances": [
-            entry("bn254_t3", mode_outputs!(&bn254::ct::t3())),
-            entry("goldilocks_t8", mode_outputs!(&goldilocks::ct::t8())),
-            entry("goldilocks_t12", mode_outputs!(&goldilocks::ct::t12())),
-            entry("goldilocks_t16", mode_outputs!(&goldilocks::ct::t16())),
-            entry("goldilocks_t20", mode_outputs!(&goldilocks::ct::t20())),
-        ],
+        "instances": instances,
     });
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/modes_kats.json");
     std::fs::write(path, serde_json::to_string_pretty(&file).unwrap() + "\n").unwrap();
