@@ -14,7 +14,8 @@
 //!
 //! - **MULX/ADX** ([`mulx_adx`], x86_64 with `std`): not a batch backend but the scalar
 //!   four-limb Montgomery product of `field::montgomery` (BN254, BLS12-381 permutations one state
-//!   at a time), taken when the CPU has `bmi2` and `adx` ([`montgomery_mul`]).
+//!   at a time), taken when the CPU has `bmi2` and `adx` ([`montgomery_mul`]); beside it the
+//!   four-limb modular addition in baseline x86_64 assembly ([`montgomery_add`]).
 //!
 //! The choice is made at run time, without build flags: `std::is_x86_feature_detected!` probes
 //! the CPU once and caches the answer, so each batch call costs one cached lookup.
@@ -81,6 +82,20 @@ pub(crate) fn montgomery_square(a: &[u64; 4], m: &Modulus) -> Option<[u64; 4]> {
     }
     let _ = (a, m);
     None
+}
+
+/// `(a + b) mod p` for canonical `a`, `b` and `p < 2^255`, in assembly on x86_64 (see
+/// `mulx_adx::add`), or `None` (the caller adds portably).
+#[inline(always)]
+pub(crate) fn montgomery_add(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> Option<[u64; 4]> {
+    simd_only! { statements:
+        return Some(mulx_adx::add(a, b, m));
+    }
+    #[allow(unreachable_code)]
+    {
+        let _ = (a, b, m);
+        None
+    }
 }
 
 /// The code path that runs a batch permutation (see [`batch_backend`]).

@@ -1,5 +1,6 @@
 //! Four-limb Montgomery multiplication with MULX (BMI2) and ADCX/ADOX (ADX), for the scalar
-//! arithmetic of `field::montgomery` on CPUs that have them (detected at run time).
+//! arithmetic of `field::montgomery` on CPUs that have them (detected at run time), and the
+//! four-limb modular addition in baseline x86_64 assembly ([`add`]).
 //!
 //! The algorithm is the portable one (`field::montgomery::mul_portable`: CIOS, one row
 //! `t += a · b_i` then one reduction step `t = (t + m p) / 2^64` per limb of `b`, with the same
@@ -177,6 +178,49 @@ pub(super) fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
     }
 }
 
+/// `(a + b) mod p` for canonical `a`, `b` and `p < 2^255` (so `a + b < 2^256`): the sum by an
+/// `add`/`adc` chain, `sum - p` by `sub`/`sbb`, and the sum kept by `cmovc` where that borrowed.
+/// Baseline x86_64 instructions only; in assembly so that no target CPU's code generation can
+/// vectorise or reschedule the carry chains (the portable `field::montgomery::add` is the same
+/// value).
+#[inline(always)]
+pub(super) fn add(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let [mut s0, mut s1, mut s2, mut s3] = *a;
+    // SAFETY: baseline x86_64 instructions; reads the 4 limbs of `m` (valid for reads), writes
+    // only its register operands, does not touch the stack.
+    unsafe {
+        core::arch::asm!(
+            "add {s0}, {b0}",
+            "adc {s1}, {b1}",
+            "adc {s2}, {b2}",
+            "adc {s3}, {b3}",
+            "mov {b0}, {s0}",
+            "mov {b1}, {s1}",
+            "mov {b2}, {s2}",
+            "mov {b3}, {s3}",
+            "sub {b0}, qword ptr [{m}]",
+            "sbb {b1}, qword ptr [{m} + 8]",
+            "sbb {b2}, qword ptr [{m} + 16]",
+            "sbb {b3}, qword ptr [{m} + 24]",
+            "cmovnc {s0}, {b0}",
+            "cmovnc {s1}, {b1}",
+            "cmovnc {s2}, {b2}",
+            "cmovnc {s3}, {b3}",
+            s0 = inout(reg) s0,
+            s1 = inout(reg) s1,
+            s2 = inout(reg) s2,
+            s3 = inout(reg) s3,
+            b0 = inout(reg) b[0] => _,
+            b1 = inout(reg) b[1] => _,
+            b2 = inout(reg) b[2] => _,
+            b3 = inout(reg) b[3] => _,
+            m = in(reg) core::ptr::from_ref(m),
+            options(pure, readonly, nostack),
+        );
+    }
+    [s0, s1, s2, s3]
+}
+
 #[cfg(test)]
 mod tests {
     //! The switch that lets unit tests run the portable path on a CPU with BMI2 and ADX.
@@ -265,6 +309,37 @@ mod kernel_tests {
                 while a.iter().rev().gt(max_a.iter().rev()) {
                     a[3] >>= 1;
                 }
+                check(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn the_assembly_addition_equals_the_portable_one_from_zero_to_p_minus_one() {
+        use crate::field::montgomery::add as add_portable;
+        let mut next = words(0xadd);
+        for m in moduli() {
+            let p = m.limbs;
+            let p_minus_1 = sub(p, [1, 0, 0, 0]);
+            let half = [p[0] >> 1 | p[1] << 63, p[1] >> 1 | p[2] << 63, p[2] >> 1 | p[3] << 63, p[3] >> 1];
+            let edges = [[0; 4], [1, 0, 0, 0], half, sub(p, half), p_minus_1, [u64::MAX, 0, 0, 0]];
+            let check = |a: [u64; 4], b: [u64; 4]| {
+                assert_eq!(add(&a, &b, &m), add_portable(&a, &b, &p), "{a:x?} + {b:x?}");
+            };
+            for a in edges {
+                for b in edges {
+                    check(a, b);
+                }
+            }
+            for _ in 0..20_000 {
+                let mut canonical = || {
+                    let mut a = [next(), next(), next(), next()];
+                    while a.iter().rev().ge(p.iter().rev()) {
+                        a[3] >>= 1;
+                    }
+                    a
+                };
+                let (a, b) = (canonical(), canonical());
                 check(a, b);
             }
         }

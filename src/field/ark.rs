@@ -32,6 +32,11 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     }
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
+        if let Some((m, [a, b])) = fast4([self, rhs])
+            && let Some(r) = crate::backend::montgomery_add(&a, &b, m)
+        {
+            return from_limbs(r);
+        }
         Fp::new_unchecked(BigInt(montgomery::add(&self.0.0, &rhs.0.0, &C::MODULUS.0)))
     }
     #[inline(always)]
