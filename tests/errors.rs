@@ -1,7 +1,7 @@
 //! Caller mistakes are errors with specific variants, never panics.
 
 use ark_bn254::Fr;
-use fast_poseidon2::{Error, Poseidon2Params, instances::bn254};
+use fast_poseidon2::{Error, Poseidon2, Poseidon2Params, instances::bn254};
 
 #[test]
 fn wrong_state_lengths_are_errors_and_leave_the_state_untouched() {
@@ -158,6 +158,18 @@ fn error_codes_are_distinct_and_displayed() {
         Error::OutputTooLarge {
             requested: usize::MAX,
         },
+        Error::InsufficientCapacity {
+            capacity_bits: 64,
+            required_bits: 248,
+        },
+        Error::DigestTooShort {
+            digest_bits: 64,
+            required_bits: 248,
+        },
+        Error::InvalidDigestLength {
+            got: 1,
+            expected: 4,
+        },
     ];
     let mut codes: Vec<u32> = all.iter().map(Error::code).collect();
     assert_eq!(codes, (1..=all.len() as u32).collect::<Vec<_>>());
@@ -166,4 +178,54 @@ fn error_codes_are_distinct_and_displayed() {
     for e in all {
         assert!(!e.to_string().is_empty());
     }
+}
+
+#[test]
+fn the_128_bit_rule_errors_name_their_numbers() {
+    let cases = [
+        (
+            Error::InsufficientCapacity {
+                capacity_bits: 64,
+                required_bits: 248,
+            },
+            ["64", "248"],
+        ),
+        (
+            Error::DigestTooShort {
+                digest_bits: 63,
+                required_bits: 248,
+            },
+            ["63", "248"],
+        ),
+        (
+            Error::InvalidDigestLength {
+                got: 1,
+                expected: 4,
+            },
+            ["1", "4"],
+        ),
+    ];
+    for (error, numbers) in cases {
+        let text = error.to_string();
+        for n in numbers {
+            assert!(text.contains(n), "{text:?} lacks {n}");
+        }
+    }
+}
+
+/// A Goldilocks width below `2 D = 8` has no compression of 4-element digests: every
+/// compression entry point says so instead of truncating.
+#[cfg(feature = "goldilocks")]
+#[test]
+fn goldilocks_widths_below_two_digests_have_no_compression() {
+    use fast_poseidon2::goldilocks::Goldilocks;
+    let perm = Poseidon2::new(Poseidon2Params::<Goldilocks>::generate(4, 7, 8, 22).unwrap());
+    let leaf = [Goldilocks::from(1u64); 4];
+    let unsupported = Some(Error::UnsupportedWidth { t: 4 });
+    assert_eq!(perm.compress_digests(&[leaf, leaf]).err(), unsupported);
+    assert_eq!(
+        perm.compress_batch(&[Goldilocks::from(1u64); 8]).err(),
+        unsupported
+    );
+    assert_eq!(perm.merkle_root_digests(&[leaf, leaf]).err(), unsupported);
 }
