@@ -180,3 +180,28 @@ mod allocation_free_paths_allocate_nothing {
     use super::*;
     crate::for_each_instance!(no_alloc_tests);
 }
+
+/// Construction cost of the BN254 `ct::t3()`, `ct::t12()` and BLS12-381 `ct::t8()`
+/// permutations: allocations and mean time per call. Printed, not asserted (timing depends on the
+/// machine).
+#[cfg(all(feature = "bn254", feature = "bls12-381"))]
+#[test]
+#[ignore = "prints construction costs; run by hand with --nocapture"]
+fn ct_construction_cost_is_reported() {
+    use fast_poseidon2::instances::{bls12_381, bn254};
+    fn report<P>(name: &str, build: fn() -> P) {
+        let allocations = allocations_during(|| drop(black_box(build())));
+        let calls = 20_000;
+        let start = std::time::Instant::now();
+        for _ in 0..calls {
+            black_box(build());
+        }
+        println!(
+            "{name}: {allocations} allocations, {:?} per call",
+            start.elapsed() / calls
+        );
+    }
+    report("bn254::ct::t3()", bn254::ct::t3);
+    report("bn254::ct::t12()", bn254::ct::t12);
+    report("bls12_381::ct::t8()", bls12_381::ct::t8);
+}
