@@ -1,6 +1,7 @@
-//! Zero heap allocations, counted by a global allocator, on every shipped instance: the ct
-//! permutation, ct and flexible `compress_digests`, `hash_into` and the static `hash`, the streaming
-//! `Sponge`, and `hashv_bytes`, on both permutation types.
+//! Zero heap allocations, counted by a global allocator, on every shipped instance: constructing
+//! the ct permutation (`ct::tN()`), the ct permutation, ct and flexible `compress_digests`,
+//! `hash_into` and the static `hash`, the streaming `Sponge`, and `hashv_bytes`, on both
+//! permutation types.
 #![cfg(feature = "std")]
 
 mod common;
@@ -157,6 +158,11 @@ macro_rules! no_alloc_tests {
     ($name:ident, $t:literal, $digest:literal, $group:literal, $ct:expr, $flexible:expr) => {
         #[test]
         fn $name() {
+            assert_eq!(
+                allocations_during(|| drop(black_box($ct))),
+                0,
+                "ct construction allocated"
+            );
             // Built (and, for the cached getter, initialised) before counting.
             let ct = $ct;
             let flexible = $flexible;
@@ -175,7 +181,7 @@ macro_rules! no_alloc_tests {
     };
 }
 
-/// Per instance: no entry point of the allocation-free API allocates.
+/// Per instance: neither `ct::tN()` nor any entry point of the allocation-free API allocates.
 mod allocation_free_paths_allocate_nothing {
     use super::*;
     crate::for_each_instance!(no_alloc_tests);
