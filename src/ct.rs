@@ -8,8 +8,9 @@ use crate::permutation::{RoundConstants, permute};
 /// A Poseidon2 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
 /// `x^D`, built once and reused.
 ///
-/// Shape rules are checked at compile time when a value is constructed: `T` is 2, 3 or a
-/// multiple of 4 up to [`crate::MAX_WIDTH`], `RF` is even, `D` is 3, 5, 7 or 11.
+/// Shape rules ([`crate::params::check_shape`]) are checked at compile time when a value is
+/// constructed: `T` is 2, 3 or a multiple of 4 up to [`crate::MAX_WIDTH`], `RF` is even, `RF`
+/// and `RP` are in `1..=1023`, `D` is 3, 5, 7 or 11.
 /// Construction, permutation and compression never allocate.
 ///
 /// ```
@@ -36,7 +37,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// Compile-time shape check, evaluated once per instantiation.
     const SHAPE: () = assert!(
         check_shape(T, D, RF, RP).is_ok(),
-        "Poseidon2Ct shape: T must be 2, 3 or 4k <= MAX_WIDTH, RF even, RP and RF <= 1023, D in (3, 5, 7, 11)"
+        "Poseidon2Ct shape: T must be 2, 3 or 4k <= MAX_WIDTH, RF even, RP and RF in 1..=1023, D in (3, 5, 7, 11)"
     );
 
     /// Builds the permutation from its constants (layout as in [`crate::Poseidon2Params`]:
