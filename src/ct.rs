@@ -8,8 +8,9 @@ use crate::permutation::{RoundConstants, permute};
 /// A Poseidon2 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
 /// `x^D`, built once and reused.
 ///
-/// Shape rules are checked at compile time when a value is constructed: `T` is 2, 3 or a
-/// multiple of 4 up to [`crate::MAX_WIDTH`], `RF` is even, `D` is 3, 5, 7 or 11.
+/// Shape rules ([`crate::params::check_shape`]) are checked at compile time when a value is
+/// constructed: `T` is 2, 3 or a multiple of 4 up to [`crate::MAX_WIDTH`], `RF` is even, `RF`
+/// and `RP` are in `1..=1023`, `D` is 3, 5, 7 or 11.
 /// Construction, permutation and compression never allocate.
 ///
 /// ```
@@ -36,7 +37,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// Compile-time shape check, evaluated once per instantiation.
     const SHAPE: () = assert!(
         check_shape(T, D, RF, RP).is_ok(),
-        "Poseidon2Ct shape: T must be 2, 3 or 4k <= MAX_WIDTH, RF even, RP and RF <= 1023, D in (3, 5, 7, 11)"
+        "Poseidon2Ct shape: T must be 2, 3 or 4k <= MAX_WIDTH, RF even, RP and RF in 1..=1023, D in (3, 5, 7, 11)"
     );
 
     /// Builds the permutation from its constants (layout as in [`crate::Poseidon2Params`]:
@@ -83,14 +84,22 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// The runtime-width parameters of this permutation.
     #[cfg(feature = "alloc")]
     pub fn to_params(&self) -> crate::Poseidon2Params<F> {
+        self.to_params_in()
+    }
+
+    /// The runtime-width parameters over `G`, each constant converted by `From` (the cached
+    /// Goldilocks getters run the ark type, their `ct` constants are `GoldilocksFast`).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn to_params_in<G: From<F>>(&self) -> crate::Poseidon2Params<G> {
+        let convert = |table: &[F]| table.iter().map(|&x| G::from(x)).collect();
         crate::Poseidon2Params {
             width: T,
             sbox_degree: D,
             rounds_f: RF,
             rounds_p: RP,
-            external_round_constants: self.external.as_flattened().to_vec(),
-            internal_round_constants: self.internal.to_vec(),
-            internal_diagonal_minus_one: self.diag_m1.to_vec(),
+            external_round_constants: convert(self.external.as_flattened()),
+            internal_round_constants: convert(&self.internal),
+            internal_diagonal_minus_one: convert(&self.diag_m1),
         }
     }
 

@@ -7,6 +7,40 @@ use core::fmt;
 /// Each variant carries the numbers that explain it, and [`Error::code`] gives a stable number
 /// that never changes meaning across releases (a chain's syscall can return it as-is). New
 /// variants may be added, hence `#[non_exhaustive]`.
+///
+/// The codes, frozen (syscalls and FFI callers match on them; a test checks this table against
+/// [`Error::code`]):
+///
+/// | code | variant |
+/// |---|---|
+/// | 1 | [`InvalidStateLength`](Error::InvalidStateLength) |
+/// | 2 | [`UnsupportedWidth`](Error::UnsupportedWidth) |
+/// | 3 | [`UnsupportedSboxDegree`](Error::UnsupportedSboxDegree) |
+/// | 4 | [`SboxNotPermutation`](Error::SboxNotPermutation) |
+/// | 5 | [`OddFullRounds`](Error::OddFullRounds) |
+/// | 6 | [`RoundsOutOfRange`](Error::RoundsOutOfRange) |
+/// | 7 | [`InvalidConstantsLength`](Error::InvalidConstantsLength) |
+/// | 8 | [`ShapeMismatch`](Error::ShapeMismatch) |
+/// | 9 | [`InsecureInternalMatrix`](Error::InsecureInternalMatrix) |
+/// | 10 | [`InvalidNumberOfInputs`](Error::InvalidNumberOfInputs) |
+/// | 11 | [`EmptyInput`](Error::EmptyInput) |
+/// | 12 | [`InvalidRate`](Error::InvalidRate) |
+/// | 13 | [`ZeroOutputs`](Error::ZeroOutputs) |
+/// | 14 | [`InvalidInputLength`](Error::InvalidInputLength) |
+/// | 15 | [`InputLargerThanModulus`](Error::InputLargerThanModulus) |
+/// | 16 | [`TooManyInputs`](Error::TooManyInputs) |
+/// | 17 | [`AbsorbOverflow`](Error::AbsorbOverflow) |
+/// | 18 | [`IncompleteAbsorb`](Error::IncompleteAbsorb) |
+/// | 19 | [`InvalidBatchLength`](Error::InvalidBatchLength) |
+/// | 20 | [`SqueezeOverflow`](Error::SqueezeOverflow) |
+/// | 21 | [`OutputTooLarge`](Error::OutputTooLarge) |
+/// | 22 | [`InsufficientCapacity`](Error::InsufficientCapacity) |
+/// | 23 | [`DigestTooShort`](Error::DigestTooShort) |
+/// | 24 | [`InvalidDigestLength`](Error::InvalidDigestLength) |
+/// | 25 | [`NoSecureRoundNumbers`](Error::NoSecureRoundNumbers) |
+/// | 26 | [`WrongFixedInternalDiagonal`](Error::WrongFixedInternalDiagonal) |
+/// | 27 | [`ZeroRounds`](Error::ZeroRounds) |
+/// | 28 | [`InvalidFieldBits`](Error::InvalidFieldBits) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
@@ -154,6 +188,40 @@ pub enum Error {
         /// The field's digest length `D`.
         expected: usize,
     },
+    /// [`crate::security::round_numbers`] found no `(R_F, R_P)` in its search range (`R_P` in
+    /// `1..500`, even `R_F` in `4..100`) that meets every attack bound for this field size,
+    /// width, S-box degree and security level.
+    NoSecureRoundNumbers {
+        /// The field size `n` in bits.
+        field_bits: u32,
+        /// The width `t`.
+        t: usize,
+        /// The S-box degree `d`.
+        d: u64,
+        /// The security level `M` in bits.
+        security_level: u32,
+    },
+    /// For t = 2 and 3 the internal matrix is fixed (`[[2,1],[1,3]]`, `[[2,1,1],[1,2,1],[1,1,3]]`,
+    /// paper section 5.3) and hard-coded in the permutation, so the diagonal minus one must be
+    /// `(1, 2)` / `(1, 1, 2)`; another one was given.
+    WrongFixedInternalDiagonal {
+        /// The width, 2 or 3.
+        t: usize,
+    },
+    /// `R_F` or `R_P` is 0: a Poseidon2 permutation has full rounds on both sides of its partial
+    /// rounds and at least one partial round (paper section 3).
+    ZeroRounds {
+        /// The requested `R_F`.
+        rounds_f: usize,
+        /// The requested `R_P`.
+        rounds_p: usize,
+    },
+    /// A field size of `field_bits` bits was given to [`crate::security::round_numbers`]; every
+    /// prime field has at least 2 (`p >= 2`).
+    InvalidFieldBits {
+        /// The rejected size.
+        field_bits: u32,
+    },
 }
 
 impl Error {
@@ -186,6 +254,10 @@ impl Error {
             Error::InsufficientCapacity { .. } => 22,
             Error::DigestTooShort { .. } => 23,
             Error::InvalidDigestLength { .. } => 24,
+            Error::NoSecureRoundNumbers { .. } => 25,
+            Error::WrongFixedInternalDiagonal { .. } => 26,
+            Error::ZeroRounds { .. } => 27,
+            Error::InvalidFieldBits { .. } => 28,
         }
     }
 }
@@ -296,6 +368,28 @@ impl fmt::Display for Error {
                 f,
                 "digests of {got} elements given, this field's digests have {expected}"
             ),
+            Error::NoSecureRoundNumbers {
+                field_bits,
+                t,
+                d,
+                security_level,
+            } => write!(
+                f,
+                "no secure (R_F, R_P) in the search range for a {field_bits}-bit field, t = {t}, \
+                 d = {d} at {security_level}-bit security"
+            ),
+            Error::WrongFixedInternalDiagonal { t } => write!(
+                f,
+                "t = {t} has a fixed internal matrix: its diagonal minus one must be (1, 2) for \
+                 t = 2, (1, 1, 2) for t = 3"
+            ),
+            Error::ZeroRounds { rounds_f, rounds_p } => write!(
+                f,
+                "R_F = {rounds_f}, R_P = {rounds_p}: each must be at least 1"
+            ),
+            Error::InvalidFieldBits { field_bits } => {
+                write!(f, "a {field_bits}-bit field is not a prime field")
+            }
         }
     }
 }

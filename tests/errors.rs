@@ -1,6 +1,7 @@
 //! Caller mistakes are errors with specific variants, never panics.
 
 use ark_bn254::Fr;
+use fast_poseidon2::security::round_numbers;
 use fast_poseidon2::{Error, Poseidon2, Poseidon2Params, instances::bn254};
 
 #[test]
@@ -113,9 +114,9 @@ fn ct_from_params_rejects_a_different_shape() {
     );
 }
 
-#[test]
-fn error_codes_are_distinct_and_displayed() {
-    let all = [
+/// One value of every variant, in code order.
+fn every_variant() -> Vec<Error> {
+    vec![
         Error::InvalidStateLength {
             got: 0,
             expected: 3,
@@ -170,14 +171,203 @@ fn error_codes_are_distinct_and_displayed() {
             got: 1,
             expected: 4,
         },
-    ];
-    let mut codes: Vec<u32> = all.iter().map(Error::code).collect();
-    assert_eq!(codes, (1..=all.len() as u32).collect::<Vec<_>>());
-    codes.dedup();
-    assert_eq!(codes.len(), all.len());
-    for e in all {
-        assert!(!e.to_string().is_empty());
+        Error::NoSecureRoundNumbers {
+            field_bits: 254,
+            t: 2,
+            d: 3,
+            security_level: 10_000,
+        },
+        Error::WrongFixedInternalDiagonal { t: 3 },
+        Error::ZeroRounds {
+            rounds_f: 0,
+            rounds_p: 0,
+        },
+        Error::InvalidFieldBits { field_bits: 0 },
+    ]
+}
+
+/// The variant's name, as `Debug` prints it.
+fn variant_name(e: &Error) -> String {
+    format!("{e:?}")
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect()
+}
+
+/// `src/error.rs`: the `(code, variant)` rows of the code table in the docs of `Error`, and the
+/// variant names declared in the enum.
+fn documented_codes_and_declared_variants() -> (Vec<(u32, String)>, Vec<String>) {
+    let source = include_str!("../src/error.rs");
+    let table = source
+        .lines()
+        .filter_map(|line| {
+            let row = line.strip_prefix("/// | ")?;
+            let (code, variant) = row.split_once(" | [`")?;
+            let name = variant.split('`').next()?;
+            Some((code.parse().expect("numeric code"), name.to_string()))
+        })
+        .collect();
+    let body = source
+        .split("pub enum Error {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .expect("enum Error");
+    let declared = body
+        .lines()
+        .filter_map(|line| {
+            let name = line.strip_prefix("    ")?;
+            let name = name.trim_end_matches(" {").trim_end_matches(',');
+            (name.starts_with(|c: char| c.is_ascii_uppercase())
+                && name.chars().all(|c| c.is_ascii_alphanumeric()))
+            .then(|| name.to_string())
+        })
+        .collect();
+    (table, declared)
+}
+
+/// Codes are 1, 2, .. in declaration order, each variant's code is the one the table in the
+/// docs of `Error` lists, and the table lists every declared variant once.
+#[test]
+fn error_codes_are_distinct_and_equal_the_documented_table() {
+    let all = every_variant();
+    let (table, declared) = documented_codes_and_declared_variants();
+    let codes: Vec<(u32, String)> = all.iter().map(|e| (e.code(), variant_name(e))).collect();
+    assert_eq!(
+        codes, table,
+        "Error::code against the table in the docs of Error"
+    );
+    let names: Vec<String> = all.iter().map(variant_name).collect();
+    assert_eq!(names, declared, "every declared variant, in order");
+    let mut numbers: Vec<u32> = all.iter().map(Error::code).collect();
+    assert_eq!(numbers, (1..=all.len() as u32).collect::<Vec<_>>());
+    numbers.dedup();
+    assert_eq!(numbers.len(), all.len());
+}
+
+#[test]
+fn every_error_has_a_display_text() {
+    for e in every_variant() {
+        assert!(!e.to_string().is_empty(), "{e:?}");
     }
+}
+
+#[test]
+fn new_error_variants_display_their_numbers() {
+    let cases = [
+        (
+            Error::NoSecureRoundNumbers {
+                field_bits: 254,
+                t: 2,
+                d: 3,
+                security_level: 10_000,
+            },
+            "no secure (R_F, R_P) in the search range for a 254-bit field, t = 2, d = 3 at \
+             10000-bit security",
+        ),
+        (
+            Error::WrongFixedInternalDiagonal { t: 3 },
+            "t = 3 has a fixed internal matrix: its diagonal minus one must be (1, 2) for t = 2, \
+             (1, 1, 2) for t = 3",
+        ),
+        (
+            Error::ZeroRounds {
+                rounds_f: 0,
+                rounds_p: 56,
+            },
+            "R_F = 0, R_P = 56: each must be at least 1",
+        ),
+        (
+            Error::InvalidFieldBits { field_bits: 0 },
+            "a 0-bit field is not a prime field",
+        ),
+    ];
+    for (e, text) in cases {
+        assert_eq!(e.to_string(), text);
+    }
+}
+
+#[test]
+fn generate_rejects_zero_round_numbers() {
+    for (rounds_f, rounds_p) in [(0, 0), (0, 56), (8, 0)] {
+        assert_eq!(
+            Poseidon2Params::<Fr>::generate(3, 5, rounds_f, rounds_p),
+            Err(Error::ZeroRounds { rounds_f, rounds_p })
+        );
+    }
+}
+
+#[test]
+fn new_rejects_zero_round_numbers() {
+    let diag = vec![Fr::from(1u64), Fr::from(1u64), Fr::from(2u64)];
+    assert_eq!(
+        Poseidon2Params::new(3, 5, 0, 0, vec![], vec![], diag),
+        Err(Error::ZeroRounds {
+            rounds_f: 0,
+            rounds_p: 0
+        })
+    );
+}
+
+/// The shipped t = 3 constants with the t = 2 diagonal pattern in the wrong place: rejected as
+/// a wrong fixed diagonal (not as an insecure drawn one).
+#[test]
+fn new_rejects_a_t3_diagonal_other_than_the_fixed_one() {
+    let p = bn254::poseidon2_t3().params();
+    let built = Poseidon2Params::new(
+        3,
+        5,
+        8,
+        56,
+        p.external_round_constants().to_vec(),
+        p.internal_round_constants().to_vec(),
+        vec![Fr::from(1u64), Fr::from(2u64), Fr::from(1u64)],
+    );
+    assert_eq!(built, Err(Error::WrongFixedInternalDiagonal { t: 3 }));
+}
+
+#[test]
+fn round_numbers_reject_field_sizes_below_two_bits() {
+    for field_bits in [0, 1] {
+        assert_eq!(
+            round_numbers(field_bits, 3, 5, 128, true),
+            Err(Error::InvalidFieldBits { field_bits })
+        );
+    }
+}
+
+#[test]
+fn round_numbers_reject_widths_the_permutation_does_not_support() {
+    for t in [0, 1, 5, 6, 7, 9, 15, 36] {
+        assert_eq!(
+            round_numbers(254, t, 5, 128, true),
+            Err(Error::UnsupportedWidth { t })
+        );
+    }
+}
+
+#[test]
+fn round_numbers_reject_degrees_without_a_chain() {
+    for d in [0, 2, 4, 9] {
+        assert_eq!(
+            round_numbers(254, 3, d, 128, true),
+            Err(Error::UnsupportedSboxDegree { d })
+        );
+    }
+}
+
+/// At 10,000-bit security, t = 2, d = 3, the third Groebner bound alone asks
+/// `R_F >= 10000 / (2 log2 3) - R_P > 3000 - 499`, beyond the search's `R_F < 100`.
+#[test]
+fn round_numbers_report_no_secure_pair_in_range() {
+    assert_eq!(
+        round_numbers(254, 2, 3, 10_000, true),
+        Err(Error::NoSecureRoundNumbers {
+            field_bits: 254,
+            t: 2,
+            d: 3,
+            security_level: 10_000,
+        })
+    );
 }
 
 #[test]

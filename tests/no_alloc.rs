@@ -1,6 +1,7 @@
-//! Zero heap allocations, counted by a global allocator, on every shipped instance: the ct
-//! permutation, ct and flexible `compress_digests`, `hash_into` and the static `hash`, the streaming
-//! `Sponge`, and `hashv_bytes`, on both permutation types.
+//! Zero heap allocations, counted by a global allocator, on every shipped instance: constructing
+//! the ct permutation (`ct::tN()`), the ct permutation, ct and flexible `compress_digests`,
+//! `hash_into` and the static `hash`, the streaming `Sponge`, and `hashv_bytes`, on both
+//! permutation types.
 #![cfg(feature = "std")]
 
 mod common;
@@ -157,6 +158,13 @@ macro_rules! no_alloc_tests {
     ($name:ident, $t:literal, $digest:literal, $group:literal, $ct:expr, $flexible:expr) => {
         #[test]
         fn $name() {
+            assert_eq!(
+                allocations_during(|| {
+                    black_box($ct);
+                }),
+                0,
+                "ct construction allocated"
+            );
             // Built (and, for the cached getter, initialised) before counting.
             let ct = $ct;
             let flexible = $flexible;
@@ -175,8 +183,35 @@ macro_rules! no_alloc_tests {
     };
 }
 
-/// Per instance: no entry point of the allocation-free API allocates.
+/// Per instance: neither `ct::tN()` nor any entry point of the allocation-free API allocates.
 mod allocation_free_paths_allocate_nothing {
     use super::*;
     crate::for_each_instance!(no_alloc_tests);
+}
+
+/// Construction cost of the BN254 `ct::t3()`, `ct::t12()` and BLS12-381 `ct::t8()`
+/// permutations: allocations and mean time per call. Printed, not asserted (timing depends on the
+/// machine).
+#[cfg(all(feature = "bn254", feature = "bls12-381"))]
+#[test]
+#[ignore = "prints construction costs; run by hand with --nocapture"]
+fn ct_construction_cost_is_reported() {
+    use fast_poseidon2::instances::{bls12_381, bn254};
+    fn report<P>(name: &str, build: fn() -> P) {
+        let allocations = allocations_during(|| {
+            black_box(build());
+        });
+        let calls = 20_000;
+        let start = std::time::Instant::now();
+        for _ in 0..calls {
+            black_box(build());
+        }
+        println!(
+            "{name}: {allocations} allocations, {:?} per call",
+            start.elapsed() / calls
+        );
+    }
+    report("bn254::ct::t3()", bn254::ct::t3);
+    report("bn254::ct::t12()", bn254::ct::t12);
+    report("bls12_381::ct::t8()", bls12_381::ct::t8);
 }

@@ -137,8 +137,10 @@ fn internal_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
                 3 => vec![F::ONE, F::ONE, F::from_u64(2)],
                 _ => (0..t as u64).map(|i| F::from_u64(3 * i + 5)).collect(),
             };
+            // One round of each kind with zero constants: only the diagonal is read.
             let params =
-                Poseidon2Params::new(t, 3, 0, 0, vec![], vec![], diag_m1).expect("supported width");
+                Poseidon2Params::new(t, 3, 2, 1, vec![F::ZERO; 2 * t], vec![F::ZERO], diag_m1)
+                    .expect("supported width");
             let diag = params.internal_diagonal_minus_one();
             let layer = transpose(matrix_of::<F>(t, |s| internal_layer(s, diag)));
             assert_eq!(layer, textbook::internal_matrix(&params), "t = {t}");
@@ -279,8 +281,8 @@ fn new_rejects_other_internal_diagonals_for_t2_and_t3() {
     for t in [2, 3] {
         let diag = vec![F17::from_u64(3); t];
         assert_eq!(
-            Poseidon2Params::new(t, 3, 0, 0, vec![], vec![], diag),
-            Err(Error::InsecureInternalMatrix)
+            Poseidon2Params::new(t, 3, 2, 1, vec![F17::ZERO; 2 * t], vec![F17::ZERO], diag),
+            Err(Error::WrongFixedInternalDiagonal { t })
         );
     }
 }

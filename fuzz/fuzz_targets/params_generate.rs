@@ -50,6 +50,8 @@ fn check<F: PrimeField>(data: &[u8], p_minus_one: u128) {
         Some(Error::OddFullRounds { rounds_f })
     } else if rounds_f > 1023 || rounds_p > 1023 {
         Some(Error::RoundsOutOfRange { rounds_f, rounds_p })
+    } else if rounds_f == 0 || rounds_p == 0 {
+        Some(Error::ZeroRounds { rounds_f, rounds_p })
     } else if !coprime(d, p_minus_one) {
         Some(Error::SboxNotPermutation { d })
     } else {

@@ -21,18 +21,17 @@
 //! # }
 //! ```
 
-use super::tables::goldilocks as tables;
-
 super::declare_instances! {
     field_name: "Goldilocks",
     ct_field: crate::goldilocks::GoldilocksFast,
     field: crate::goldilocks::Goldilocks,
     d: 7,
     rounds_f: 8,
+    tables: crate::instances::tables::goldilocks,
     widths: [
-        (8, 22, tables::T8, t8, poseidon2_t8, GoldilocksT8),
-        (12, 22, tables::T12, t12, poseidon2_t12, GoldilocksT12),
-        (16, 22, tables::T16, t16, poseidon2_t16, GoldilocksT16),
-        (20, 22, tables::T20, t20, poseidon2_t20, GoldilocksT20),
+        (8, 22, T8, t8, poseidon2_t8, GoldilocksT8),
+        (12, 22, T12, t12, poseidon2_t12, GoldilocksT12),
+        (16, 22, T16, t16, poseidon2_t16, GoldilocksT16),
+        (20, 22, T20, t20, poseidon2_t20, GoldilocksT20),
     ]
 }

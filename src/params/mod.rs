@@ -16,14 +16,22 @@ pub const MAX_WIDTH: usize = 32;
 /// The largest `R_F` or `R_P` (the Grain register holds each in 10 bits).
 pub const MAX_ROUNDS: usize = 1023;
 
-/// Checks a shape `(t, d, R_F, R_P)` independently of the field.
+/// Whether the permutation is defined here for width `t`: 2, 3 or a multiple of 4 up to
+/// [`MAX_WIDTH`] (paper section 5.1). The one width rule of [`check_shape`] and
+/// [`crate::security::round_numbers`].
+pub const fn is_supported_width(t: usize) -> bool {
+    t == 2 || t == 3 || (t.is_multiple_of(4) && t >= 4 && t <= MAX_WIDTH)
+}
+
+/// Checks a shape `(t, d, R_F, R_P)` independently of the field, rules in this order.
 ///
 /// # Errors
-/// [`Error::UnsupportedWidth`] unless `t` is 2, 3 or a multiple of 4 in `4..=MAX_WIDTH`;
+/// [`Error::UnsupportedWidth`] unless [`is_supported_width`]`(t)`;
 /// [`Error::UnsupportedSboxDegree`] unless `d` is 3, 5, 7 or 11; [`Error::OddFullRounds`] for odd
-/// `R_F`; [`Error::RoundsOutOfRange`] if `R_F` or `R_P` exceeds [`MAX_ROUNDS`].
+/// `R_F`; [`Error::RoundsOutOfRange`] if `R_F` or `R_P` exceeds [`MAX_ROUNDS`];
+/// [`Error::ZeroRounds`] if `R_F` or `R_P` is 0.
 pub const fn check_shape(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> Result<(), Error> {
-    if !(t == 2 || t == 3 || (t.is_multiple_of(4) && t >= 4 && t <= MAX_WIDTH)) {
+    if !is_supported_width(t) {
         return Err(Error::UnsupportedWidth { t });
     }
     if !crate::field::is_supported_degree(d) {
@@ -34,6 +42,9 @@ pub const fn check_shape(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> 
     }
     if rounds_f > MAX_ROUNDS || rounds_p > MAX_ROUNDS {
         return Err(Error::RoundsOutOfRange { rounds_f, rounds_p });
+    }
+    if rounds_f == 0 || rounds_p == 0 {
+        return Err(Error::ZeroRounds { rounds_f, rounds_p });
     }
     Ok(())
 }
@@ -161,8 +172,8 @@ impl<F: Field> Poseidon2Params<F> {
     ///
     /// # Errors
     /// Everything [`check_shape`] rejects; [`Error::InvalidConstantsLength`] for a table of the
-    /// wrong length; [`Error::InsecureInternalMatrix`] for t = 2, 3 with a diagonal other than the
-    /// fixed one (the permutation hard-codes those matrices).
+    /// wrong length; [`Error::WrongFixedInternalDiagonal`] for t = 2, 3 with a diagonal other
+    /// than the fixed one (the permutation hard-codes those matrices).
     pub fn new(
         t: usize,
         d: u64,
@@ -188,7 +199,7 @@ impl<F: Field> Poseidon2Params<F> {
                 .zip(&internal_diagonal_minus_one)
                 .any(|(&m, &x)| F::from_u64(m) != x)
         {
-            return Err(Error::InsecureInternalMatrix);
+            return Err(Error::WrongFixedInternalDiagonal { t });
         }
         Ok(Poseidon2Params {
             width: t,

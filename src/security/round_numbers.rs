@@ -87,8 +87,11 @@ fn secure(n: f64, t: f64, alpha: f64, m: f64, rf: f64, rp: f64) -> bool {
 /// `t = 8..=24`. The full table is in `docs/parameters.md`.
 ///
 /// # Errors
-/// [`Error::UnsupportedWidth`] for `t < 2`; [`Error::UnsupportedSboxDegree`] for `d < 3`;
-/// [`Error::RoundsOutOfRange`] if no pair in the search range is secure.
+/// [`Error::InvalidFieldBits`] for `field_bits < 2`; [`Error::UnsupportedWidth`] unless
+/// [`crate::params::is_supported_width`]`(t)` (the widths the permutation supports);
+/// [`Error::UnsupportedSboxDegree`] unless `d` is 3, 5, 7 or 11 (those of
+/// [`crate::field::is_supported_degree`]); [`Error::NoSecureRoundNumbers`] if no pair in the
+/// search range is secure.
 pub fn round_numbers(
     field_bits: u32,
     t: usize,
@@ -96,10 +99,13 @@ pub fn round_numbers(
     security_level: u32,
     with_margin: bool,
 ) -> Result<(usize, usize), Error> {
-    if t < 2 {
+    if field_bits < 2 {
+        return Err(Error::InvalidFieldBits { field_bits });
+    }
+    if !crate::params::is_supported_width(t) {
         return Err(Error::UnsupportedWidth { t });
     }
-    if d < 3 {
+    if !crate::field::is_supported_degree(d) {
         return Err(Error::UnsupportedSboxDegree { d });
     }
     let (n, tf, alpha, m) = (
@@ -133,8 +139,10 @@ pub fn round_numbers(
         }
     }
     best.map(|(_, rf, rp)| (rf, rp))
-        .ok_or(Error::RoundsOutOfRange {
-            rounds_f: 0,
-            rounds_p: 0,
+        .ok_or(Error::NoSecureRoundNumbers {
+            field_bits,
+            t,
+            d,
+            security_level,
         })
 }
