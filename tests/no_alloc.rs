@@ -3,7 +3,8 @@
 //! `Sponge`, and `hashv_bytes`, on both permutation types.
 #![cfg(feature = "std")]
 
-mod common;
+use testkit as common;
+use testkit::for_each_instance;
 
 use common::convert;
 use fast_poseidon2::field::PrimeField;

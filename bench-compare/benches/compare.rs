@@ -18,11 +18,8 @@
 //! RUSTFLAGS); words after `--` keep only the rows whose operation contains one of them
 //! (`-- "t=12 batch"`).
 
-#[path = "../../benches/common/mod.rs"]
-mod common;
-
 use ark_bn254::Fr;
-use common::{random_state, rng};
+use testkit::bench::{random_state, rng};
 use cpu_time::ThreadTime;
 use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::ct::Poseidon2Ct;
