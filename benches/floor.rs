@@ -1,5 +1,5 @@
 //! The op-count floor: each instance's exact operation counts (the instrumented run of
-//! `tests/common/op_count.rs`) times the cost of each field operation measured in the same run,
+//! `testkit/src/op_count.rs`) times the cost of each field operation measured in the same run,
 //! and the permutation's measured time as a ratio to that floor.
 //!
 //! Two costs per operation, both on random elements:
@@ -13,17 +13,12 @@
 //! its own copy per pass (no output feeds the next input); operations are timed as above. Every
 //! number is the median of several samples. `cargo bench --bench floor`.
 
-mod common;
-#[path = "../tests/common/op_count.rs"]
-#[allow(dead_code)] // the ct-path counter is for the test
-mod op_count;
-
-use common::{median_ns_per_item, random_elements, random_state, rng};
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
-use op_count::{OpCounts, count_runtime};
 use std::hint::black_box;
 use std::time::Duration;
+use testkit::bench::{median_ns_per_item, random_elements, random_state, rng};
+use testkit::op_count::{OpCounts, count_runtime};
 
 /// Inputs per pool: enough that the branch predictor cannot learn the data-dependent branches
 /// of a repeated input set (with a few dozen repeated inputs, times drop up to 3x).

@@ -8,15 +8,13 @@
 //! compressions per iteration are far more than any branch predictor can learn.
 //! `cargo bench --bench modes`.
 
-mod common;
-
 use ark_bn254::Fr;
-use common::{random_elements, random_state, rng};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use fast_poseidon2::bytes::Endianness;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::instances::bn254;
 use std::hint::black_box;
+use testkit::bench::{random_elements, random_state, rng};
 
 /// `compress` of one instance on the const-generic path (`$n = t - 1` inputs) and the runtime path.
 macro_rules! bench_compress {

@@ -5,14 +5,12 @@
 //! `iter_batched` setup (outside the timed region), so no state carries from one iteration
 //! to the next. `cargo bench --bench permutation`.
 
-mod common;
-
-use common::{random_state, rng};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use fast_poseidon2::Poseidon2;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
 use std::hint::black_box;
+use testkit::bench::{random_state, rng};
 
 /// Benches one instance on both paths under the group `permutation/{name}`. The two paths may
 /// run on different field types (Goldilocks: `GoldilocksFast` for ct, ark-ff for flexible).

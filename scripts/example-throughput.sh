@@ -3,7 +3,7 @@
 # 1. peak resident memory of the example on a 1 GiB file (target: under 64 MiB), with
 #    `/usr/bin/time -v`, and its CPU use with `--features parallel` (every core);
 # 2. the streaming example against `merkle_root` over the same leaves in memory on 64 MiB
-#    (target: within 1.1x), from the ignored test in tests/example_merkle_root.rs.
+#    (target: within 1.1x), from the ignored test in tests/api/example_merkle_root.rs.
 # Usage: scripts/example-throughput.sh [SCRATCH_DIR]   (default: a fresh mktemp directory)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +20,4 @@ for run in 1 2; do
     grep -E "Maximum resident set size|Percent of CPU|Elapsed" "$scratch/time.txt"
 done
 echo "=== 64 MiB in one process: streaming example vs merkle_root in memory"
-cargo test --release --features parallel --test example_merkle_root -- --ignored --nocapture
+cargo test --release --features parallel --test api -- --ignored --nocapture example_merkle_root::

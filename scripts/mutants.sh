@@ -27,7 +27,10 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 # name | files (cargo-mutants --file globs, space-separated) | test binaries | crate opt-level
-# | features | test-name filters (empty: every test of the binaries). batch: its binary runs the
+# | features | test-name filters (empty: every test of the binaries). The integration-test
+# binaries group their files as modules (`tests/<binary>/<module>.rs`), so a filter `module::`
+# picks one file's tests; `tests::` picks every unit test of `lib` (they live in `mod tests`)
+# and nothing of the integration binaries. batch: its tests run the
 # SIMD kernels on 1000-state batches of 16 instances, minutes unoptimised, so its mutants run
 # against the BN254 t = 3 and Goldilocks t = 8 instances and the API tests; the thread split of
 # `run_batch` exists only with `parallel`. grain: most broken generators never finish (rejection
@@ -39,17 +42,17 @@ root=$(pwd)
 # so the scratch copy declares them with plain `#[cfg]` attributes (same condition) before the
 # run; not part of "every group".
 groups=(
-    "core|src/linear.rs src/permutation.rs src/field/mod.rs src/params/mod.rs|small_fields goldilocks_field|0||"
-    "bytes|src/bytes.rs src/error.rs|modes_bytes errors|0||"
-    "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|modes_sponge modes_compress|0||"
-    "ct|src/ct.rs src/poseidon2.rs src/instances/raw.rs|kat errors small_fields|0||"
-    "grain|src/params/grain.rs|reference_constants|0||bn254_t3_generation bls12_381_t4_generation babybear_t16"
-    "ark|src/field/ark.rs|field_ark|0||"
-    "montgomery|src/field/montgomery.rs src/backend/mulx_adx.rs|lib field_ark|0||"
-    "goldilocks|src/goldilocks/fast.rs|goldilocks_field|0||"
-    "security|src/security/internal_matrix.rs src/security/round_numbers.rs|security|0||"
-    "batch|src/batch.rs src/backend/mod.rs|batch|0|parallel|bn254_t3:: goldilocks_t8:: merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
-    "simd|src/backend/avx512_ifma.rs src/backend/goldilocks/*.rs|lib batch|0||backend:: batch_backend_is bn254_t3:: bn254_t4:: bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths goldilocks_t8:: ark_goldilocks_t8::"
+    "core|src/linear.rs src/permutation.rs src/field/mod.rs src/params/mod.rs|math|0||small_fields:: goldilocks_field::"
+    "bytes|src/bytes.rs src/error.rs|api|0||modes_bytes:: errors::"
+    "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|api|0||modes_sponge:: modes_compress::"
+    "ct|src/ct.rs src/poseidon2.rs src/instances/raw.rs|known_answers api math|0||kat:: errors:: small_fields::"
+    "grain|src/params/grain.rs|known_answers|0||reference_constants::bn254_t3_generation reference_constants::bls12_381_t4_generation reference_constants::babybear_t16"
+    "ark|src/field/ark.rs|math|0||field_ark::"
+    "montgomery|src/field/montgomery.rs src/backend/mulx_adx.rs|lib math|0||tests:: field_ark::"
+    "goldilocks|src/goldilocks/fast.rs|math|0||goldilocks_field::"
+    "security|src/security/internal_matrix.rs src/security/round_numbers.rs|math|0||security::"
+    "batch|src/batch.rs src/backend/mod.rs|equivalence|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
+    "simd|src/backend/avx512_ifma.rs src/backend/goldilocks/*.rs|lib equivalence|0||backend:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8::"
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -7,8 +7,8 @@
 //! Runs natively too (it is cheap).
 #![cfg(feature = "std")]
 
-mod common;
-mod small;
+use testkit as common;
+use testkit::small;
 
 use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;

@@ -4,7 +4,8 @@
 //! permutation types.
 #![cfg(feature = "std")]
 
-mod common;
+use testkit as common;
+use testkit::for_each_instance;
 
 use common::convert;
 use fast_poseidon2::field::PrimeField;

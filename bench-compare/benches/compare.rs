@@ -18,11 +18,7 @@
 //! RUSTFLAGS); words after `--` keep only the rows whose operation contains one of them
 //! (`-- "t=12 batch"`).
 
-#[path = "../../benches/common/mod.rs"]
-mod common;
-
 use ark_bn254::Fr;
-use common::{random_state, rng};
 use cpu_time::ThreadTime;
 use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::ct::Poseidon2Ct;
@@ -31,6 +27,7 @@ use fast_poseidon2::instances::bn254;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
+use testkit::bench::{random_state, rng};
 
 /// Inputs per pool: enough that no branch pattern repeats within a predictor's memory.
 const POOL: usize = 4096;

@@ -1,14 +1,8 @@
 //! Shared pieces of the fuzz targets: the test suite's textbook definitions, differential
-//! assertions and small fields (included from `tests/`, not copied), input decoding and the
-//! dispatch over every shipped instance.
-#![allow(dead_code)]
+//! assertions and small fields (re-exported from the workspace's `testkit` crate), input
+//! decoding and the dispatch over every shipped instance.
 
-#[path = "../../tests/common/differential.rs"]
-pub mod differential;
-#[path = "../../tests/small/mod.rs"]
-pub mod small;
-#[path = "../../tests/common/textbook.rs"]
-pub mod textbook;
+pub use testkit::{differential, small, textbook};
 
 use fast_poseidon2::field::PrimeField;
 

@@ -1,12 +1,16 @@
-//! Shared helpers for the integration tests: vector files and element conversions.
-#![allow(dead_code)]
+//! Helpers shared by the integration tests (`tests/`), the benches (`benches/`), the fuzz
+//! targets (`fuzz/`) and the peer comparison (`bench-compare/`): vector files and element
+//! conversions (here), the textbook oracle ([`textbook`]), differential assertions against it
+//! ([`differential`]), small and 31-bit test fields ([`small`], [`babybear`]), the
+//! op-counting field ([`op_count`]), bench inputs and timing ([`bench`]), and the list of
+//! shipped instances ([`for_each_instance!`]).
 
 use fast_poseidon2::field::PrimeField;
 use serde_json::Value;
 
-/// Parses a test-vector file from `tests/vectors/`.
+/// Parses a test-vector file from the crate's `tests/vectors/`.
 pub fn vectors(name: &str) -> Value {
-    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_str(&std::fs::read_to_string(&path).expect("vector file")).expect("json")
 }
 
@@ -45,7 +49,10 @@ pub fn hex_array<F: PrimeField>(v: &Value) -> Vec<F> {
 }
 
 pub mod babybear;
+pub mod bench;
 pub mod differential;
+pub mod op_count;
+pub mod small;
 pub mod textbook;
 
 /// Asserts that the `id` entry of the vector file `file` (layout of `kats.json`: `input.hex`,
@@ -148,8 +155,9 @@ pub fn is_canonical<F: PrimeField>(x: F) -> bool {
 /// shipped instance: `digest` is the field's digest length `D` (1 on BN254 and BLS12-381, 4 on
 /// Goldilocks), `group` the Merkle compression's input length `merkle_arity · D`.
 ///
-/// INTEGRATOR: this is the one list of instances the mode tests (`tests/modes_*.rs`,
-/// `tests/no_alloc.rs`) run on; add the BLS12-381 and Goldilocks instances here, one line each.
+/// The one list of instances the tests iterate (`tests/api/modes_*.rs`, `tests/no_alloc.rs`,
+/// `tests/equivalence/properties.rs`). Each line is gated on the instance's crate feature,
+/// evaluated in the calling crate.
 #[macro_export]
 macro_rules! for_each_instance {
     ($m:ident) => {

@@ -1,10 +1,10 @@
 //! Security conditions: the round numbers of every shipped instance and of the reference's own
-//! formula (`/work/shared/reference/GRAIN.md` section 7, from `poseidon2_rust_params.sage`),
+//! formula (section 7 of the project's Grain notes, from the reference's `poseidon2_rust_params.sage`),
 //! and the internal-matrix check (paper section 5.3): a known-bad diagonal is rejected, every
 //! shipped diagonal accepted.
 
-mod common;
-mod small;
+use testkit as common;
+use testkit::small;
 
 use common::babybear::BabyBear;
 use fast_poseidon2::field::{Field, PrimeField};

@@ -7,7 +7,7 @@
     feature = "std"
 ))]
 
-mod small;
+use testkit::small;
 
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::{Field, PrimeField};

@@ -2,7 +2,7 @@
 //! parsed from HorizenLabs/poseidon2 commit `055bde3f`), and every baked table equals a fresh
 //! `Poseidon2Params::generate` (the drift test).
 
-mod common;
+use testkit as common;
 
 use common::babybear::BabyBear;
 use common::{hex_array, instance, vectors};

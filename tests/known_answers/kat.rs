@@ -2,7 +2,7 @@
 //! reference's output on `[0, 1, ..., t-1]` (`tests/vectors/kats.json`), on the const-generic and
 //! the runtime path.
 
-mod common;
+use testkit as common;
 
 use common::assert_kat;
 

@@ -1,5 +1,4 @@
 //! Helpers shared by the benches: seeded random inputs and robust timing.
-#![allow(dead_code)]
 
 use cpu_time::ThreadTime;
 use fast_poseidon2::field::{MAX_FIELD_BYTES, PrimeField};

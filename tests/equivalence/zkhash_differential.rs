@@ -4,7 +4,7 @@
 //! states) zkhash's permutation, our `ct` path and our runtime path give the same output.
 //! Elements cross between the two ark versions through their canonical big-endian bytes.
 
-mod common;
+use testkit as common;
 
 use ark_ff_04::{BigInteger, PrimeField as ReferenceField};
 use common::{assert_both_paths, random_states};

@@ -9,7 +9,7 @@
 //!   multiplication by the internal diagonal.
 //!
 //! The counters are thread-local, so tests running in parallel do not disturb each other.
-//! Included with `#[path]` by `tests/op_counts.rs` and `benches/floor.rs`.
+//! Used by `tests/math/op_counts.rs` and `benches/floor.rs`.
 
 use fast_poseidon2::field::Field;
 use fast_poseidon2::{Poseidon2, Poseidon2Params, ct::Poseidon2Ct};

@@ -5,7 +5,7 @@
 //! paths, and the single-element forms are refused.
 #![cfg(feature = "std")]
 
-mod common;
+use testkit as common;
 
 use common::{convert, from_hex, hex_array, vectors};
 use fast_poseidon2::field::PrimeField;

@@ -5,8 +5,7 @@
 //! Run with `--nocapture` to print the table quoted in `docs/benchmarks.md`.
 #![cfg(feature = "bn254")]
 
-#[path = "common/op_count.rs"]
-mod op_count;
+use testkit::op_count;
 
 use ark_bn254::Fr;
 use fast_poseidon2::Poseidon2Params;

@@ -3,7 +3,7 @@
 //! the reference's and our Grain's.
 #![cfg(all(feature = "goldilocks", feature = "std"))]
 
-mod common;
+use testkit as common;
 
 use common::{instance, vectors};
 use fast_poseidon2::ct::Poseidon2Ct;

@@ -1,6 +1,8 @@
 //! The textbook Poseidon2 permutation, written straight from the paper (eprint 2023/323,
 //! sections 5.1-5.3) with dense `t x t` matrices and generic exponentiation: no layer
-//! shortcuts, no S-box chains. The crate's fast paths are checked against it.
+//! shortcuts, no S-box chains. The crate's fast paths are checked against it. The one oracle
+//! of the tests, the fuzz targets and Miri: permutation, compression, sponge, byte API, Merkle
+//! root.
 
 use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::field::PrimeField;
@@ -164,7 +166,7 @@ pub fn sponge<F: PrimeField>(
     output
 }
 
-/// The byte API (`shared/cases/bytes.md`, `src/bytes.rs` docs), with acceptance decided by
+/// The byte API (the byte-API case list of `docs/compat.md`, `src/bytes.rs` docs), with acceptance decided by
 /// comparing each input, as a big-endian byte string, with the modulus: errors in the order
 /// empty, more than `max_inputs`, first wrong length, first integer `>= p`; otherwise the
 /// sponge with rate `t - D` and `D` outputs ([`digest_len`]), each written canonically in the

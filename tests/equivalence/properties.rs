@@ -1,6 +1,6 @@
 //! Differential properties on random inputs, checked against the textbook definitions (dense
 //! matrices, generic exponentiation, modes written from their definitions:
-//! `tests/common/textbook.rs`), not only path against path. For every shipped instance:
+//! `testkit/src/textbook.rs`), not only path against path. For every shipped instance:
 //! - the const-generic path, the runtime path and the textbook permutation agree;
 //! - the Merkle compression is the textbook `perm(children ‖ 0 …)[..D]` on both paths;
 //! - the sponge (one-shot on both paths, streaming in random pieces) is the textbook sponge;
@@ -16,7 +16,7 @@
 //! more).
 #![cfg(feature = "std")]
 
-mod common;
+use testkit as common;
 
 use common::differential::{
     assert_batch_agrees, assert_bytes_agree, assert_compress_agrees, assert_paths_agree,
@@ -162,7 +162,7 @@ macro_rules! instance_properties {
     };
 }
 
-for_each_instance!(instance_properties);
+testkit::for_each_instance!(instance_properties);
 
 /// Every supported width.
 const WIDTHS: [usize; 10] = [2, 3, 4, 8, 12, 16, 20, 24, 28, 32];

@@ -1,7 +1,8 @@
-//! Fast paths against the textbook (`super::textbook`), as panicking assertions shared by the
-//! property tests (`tests/properties.rs`) and the fuzz targets (`fuzz/`).
+//! Fast paths against the textbook ([`crate::textbook`]), as panicking assertions shared by the
+//! property tests (`tests/equivalence/properties.rs`), Miri (`tests/miri.rs`) and the fuzz
+//! targets (`fuzz/`).
 
-use super::textbook;
+use crate::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::modes::Sponge;

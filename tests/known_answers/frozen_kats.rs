@@ -2,12 +2,12 @@
 //! BLS12-381 t = 12). Their outputs on `[0, 1, ..., t-1]` were computed once by this crate and
 //! frozen in `tests/vectors/frozen_kats.json` (the file names the command and the date), so any
 //! later change to constants, layers or rounds shows up here. Independently of our fast layers,
-//! the textbook dense-matrix permutation (`tests/common/textbook.rs`) gives the same answers.
+//! the textbook dense-matrix permutation (`testkit/src/textbook.rs`) gives the same answers.
 //!
 //! Also the mode outputs of the 128-bit rule (`tests/vectors/modes_kats.json`): Goldilocks byte
 //! API, sponge and Merkle roots, and the count-bound Merkle root.
 
-mod common;
+use testkit as common;
 
 use common::{assert_kat, hex_array, instance, textbook, to_hex, vectors};
 use fast_poseidon2::field::PrimeField;
@@ -129,8 +129,8 @@ fn freeze<F: PrimeField>(id: &str, field: &str, t: usize, d: u64, rf: usize, rp:
 #[ignore = "writes tests/vectors/frozen_kats.json; run by hand only when freezing"]
 fn write_frozen_kats_file() {
     let file = json!({
-        "description": "Permutation known answers for the fast-poseidon2 instances the Horizen Labs reference does not ship. Computed once by fast-poseidon2 (constants from its Grain LFSR, Poseidon2Params::generate; output of the runtime-width path) and frozen; checked by tests/frozen_kats.rs on both paths and against the textbook dense-matrix permutation.",
-        "command": "cargo test --release --test frozen_kats -- --ignored write_frozen_kats_file",
+        "description": "Permutation known answers for the fast-poseidon2 instances the Horizen Labs reference does not ship. Computed once by fast-poseidon2 (constants from its Grain LFSR, Poseidon2Params::generate; output of the runtime-width path) and frozen; checked by tests/known_answers/frozen_kats.rs on both paths and against the textbook dense-matrix permutation.",
+        "command": "cargo test --release --test known_answers -- --ignored write_frozen_kats_file",
         "date": today_utc(),
         "encoding": "0x-prefixed big-endian hex of the canonical integer, 2 * ceil(bits / 8) digits",
         "input_rule": "state[i] = i for i in 0..t",
@@ -260,8 +260,8 @@ fn write_modes_kats_file() {
         .map(|(id, outputs, _)| json!({ "id": id, "outputs": outputs }))
         .collect();
     let file = json!({
-        "description": "Mode outputs frozen when the 128-bit rule (capacity and digest of ceil(248 / MODULUS_BITS) elements) was introduced: byte API, sponge, Merkle root and count-bound Merkle root of fast-poseidon2's shipped instances, computed once by this crate on the const-generic path and checked by tests/frozen_kats.rs on both paths. Elements: 0x-prefixed big-endian hex of the canonical integer; byte-API digests: hex of the 32 output bytes.",
-        "command": "cargo test --release --test frozen_kats -- --ignored write_modes_kats_file",
+        "description": "Mode outputs frozen when the 128-bit rule (capacity and digest of ceil(248 / MODULUS_BITS) elements) was introduced: byte API, sponge, Merkle root and count-bound Merkle root of fast-poseidon2's shipped instances, computed once by this crate on the const-generic path and checked by tests/known_answers/frozen_kats.rs on both paths. Elements: 0x-prefixed big-endian hex of the canonical integer; byte-API digests: hex of the 32 output bytes.",
+        "command": "cargo test --release --test known_answers -- --ignored write_modes_kats_file",
         "date": today_utc(),
         "instances": instances,
     });

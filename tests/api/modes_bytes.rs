@@ -1,10 +1,10 @@
-//! The byte API: every case of `shared/cases/bytes.md` gives the stated error or value, each
+//! The byte API: every case of the byte-API case list (`docs/compat.md`) gives the stated error or value, each
 //! rejected call is followed by a valid call that still gives the right answer; outputs are the
 //! sponge (rate `t - D`, `D` outputs: `D` = 1 on BN254 and BLS12-381, 4 on Goldilocks) of the
 //! decoded elements, canonical, in the input's endianness.
 #![cfg(feature = "std")]
 
-mod common;
+use testkit as common;
 
 use common::modulus_be;
 use fast_poseidon2::field::PrimeField;

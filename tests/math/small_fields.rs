@@ -8,8 +8,8 @@
 //! the shipped instances (with `n` = 5 or 9 bits). Round numbers are toy values: bijectivity does
 //! not depend on them, but every phase (initial `M_E`, full, partial, full rounds) runs.
 
-mod common;
-mod small;
+use testkit as common;
+use testkit::small;
 
 use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;

@@ -1,52 +1,16 @@
-//! The length-declared sponge: Noir/Barretenberg's BN254 t = 4 vectors, the construction
-//! written out naively, domain separation of lengths and order, streaming in any split equal to
-//! one-shot, and errors (never panics) that leave the hasher usable.
+//! The length-declared sponge: Noir/Barretenberg's BN254 t = 4 vectors, the construction exactly
+//! as the docs state it (`testkit::textbook::sponge`), domain separation of lengths and order,
+//! streaming in any split equal to one-shot, and errors (never panics) that leave the hasher
+//! usable.
 #![cfg(feature = "std")]
 
-mod common;
+use testkit as common;
 
-use common::{convert, from_hex, is_canonical, vectors};
+use common::{convert, from_hex, is_canonical, textbook, vectors};
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::modes::Sponge;
 use fast_poseidon2::{Error, Poseidon2, ct::Poseidon2Ct};
 use proptest::prelude::*;
-
-/// The construction exactly as the docs state it, over the plain permutation call: the capacity
-/// holds `len · 2^64 + (out - 1)` (one element on BN254 and BLS12-381, base-`2^63` digits on
-/// Goldilocks), add each chunk and permute, squeeze `rate` at a time permuting between blocks.
-fn naive_sponge<F: PrimeField>(
-    perm: &Poseidon2<F>,
-    inputs: &[F],
-    rate: usize,
-    out: usize,
-) -> Vec<F> {
-    let mut state = vec![F::ZERO; perm.width()];
-    let two_64 = F::from_u64(u64::MAX).add(F::ONE);
-    if F::MODULUS_BITS > 128 {
-        state[rate] = F::from_u64(inputs.len() as u64)
-            .mul(two_64)
-            .add(F::from_u64(out as u64 - 1));
-    } else {
-        let iv = ((inputs.len() as u128) << 64) + (out as u128 - 1);
-        let digits = common::textbook::digits::<F>(iv, perm.width() - rate);
-        state[rate..].copy_from_slice(&digits);
-    }
-    for chunk in inputs.chunks(rate) {
-        for (s, &x) in state.iter_mut().zip(chunk) {
-            *s = s.add(x);
-        }
-        state = perm.permutation(&state).unwrap();
-    }
-    let mut output = Vec::new();
-    loop {
-        output.extend_from_slice(&state[..rate]);
-        if output.len() >= out {
-            output.truncate(out);
-            return output;
-        }
-        state = perm.permutation(&state).unwrap();
-    }
-}
 
 #[cfg(feature = "bn254")]
 mod noir {
@@ -136,11 +100,14 @@ mod noir {
                 requested: usize::MAX
             })
         );
-        assert_eq!(perm.hash(&x, 1, 1), Ok(naive_sponge(perm, &x, 1, 1)));
+        assert_eq!(
+            perm.hash(&x, 1, 1),
+            Ok(textbook::sponge(perm.params(), &x, 1, 1))
+        );
     }
 }
 
-/// Cases 19-22 of `shared/cases/bytes.md` and the streaming-sponge error rules on one instance,
+/// Cases 19-22 of the byte-API case list (`docs/compat.md`) and the streaming-sponge error rules on one instance,
 /// each rejected call followed by a valid call that still gives the right answer.
 fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, const D: u64>(
     ct: &Poseidon2Ct<C, T, RF, RP, D>,
@@ -149,10 +116,10 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
     C: PrimeField,
     F: PrimeField,
 {
-    let rate = T - common::textbook::digest_len::<F>();
+    let rate = T - textbook::digest_len::<F>();
     let n = |v: u64| F::from_u64(v);
     let one = [n(1)];
-    let right = naive_sponge(flexible, &one, rate, 2);
+    let right = textbook::sponge(flexible.params(), &one, rate, 2);
     let hash = |inputs: &[F]| flexible.hash(inputs, rate, 2).unwrap();
 
     // 19: [1], [1, 0], [1, 0, 0] hash to three different outputs.
@@ -247,8 +214,8 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
 }
 
 /// On one instance, for a random input, rate, output length and random split points: the
-/// streaming sponge in pieces, one-shot `hash`, `hash_into` on both paths and the naive
-/// construction all agree, and every output is canonical.
+/// streaming sponge in pieces, one-shot `hash`, `hash_into` on both paths and the textbook
+/// sponge all agree, and every output is canonical.
 fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const D: u64>(
     ct: &Poseidon2Ct<C, T, RF, RP, D>,
     flexible: &Poseidon2<F>,
@@ -261,9 +228,9 @@ fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const
     C: PrimeField,
     F: PrimeField,
 {
-    let rate = 1 + rate_pick % (T - common::textbook::digest_len::<F>());
+    let rate = 1 + rate_pick % (T - textbook::digest_len::<F>());
     let inputs: Vec<F> = seed.iter().map(|&x| F::from_u64(x)).collect();
-    let expected = naive_sponge(flexible, &inputs, rate, out);
+    let expected = textbook::sponge(flexible.params(), &inputs, rate, out);
     assert!(expected.iter().all(|&y| is_canonical(y)), "outputs < p");
     assert_eq!(flexible.hash(&inputs, rate, out).unwrap(), expected, "hash");
 

@@ -6,7 +6,7 @@
 
 #![cfg(feature = "bn254")]
 
-mod common;
+use testkit as common;
 
 use ark_bn254::Fr;
 use common::{assert_both_paths, hex_array, vectors};

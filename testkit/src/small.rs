@@ -1,6 +1,5 @@
 //! Prime fields small enough to enumerate, as ark-ff 0.6 `Fp64` fields, and exact linear algebra
 //! over any [`PrimeField`]. Test-only.
-#![allow(dead_code)]
 
 use ark_ff::fields::{Fp64, MontBackend, MontConfig};
 use fast_poseidon2::field::PrimeField;

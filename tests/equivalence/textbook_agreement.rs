@@ -1,9 +1,9 @@
 //! The fast layers against the definition: for every shipped instance, the textbook
-//! dense-matrix permutation (`tests/common/textbook.rs`: full `t x t` products, generic pow),
+//! dense-matrix permutation (`testkit/src/textbook.rs`: full `t x t` products, generic pow),
 //! the `ct` path and the runtime path agree on the all-zero, all-`(p - 1)` and 100 random
 //! states.
 
-mod common;
+use testkit as common;
 
 use common::{assert_both_paths, random_states, textbook};
 use fast_poseidon2::field::PrimeField;

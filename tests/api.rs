@@ -1,0 +1,17 @@
+//! The public API's contracts: the modes' definitions and vectors, every documented error (and
+//! that the caller can go on after it), and the `merkle_root` example.
+//!
+//! - `errors`: each `Error` variant from the call that documents it;
+//! - `modes_bytes`, `modes_compress`, `modes_sponge`: the byte API, compression and the sponge;
+//! - `example_merkle_root`: the example's root against the reference implementation.
+
+use testkit::for_each_instance;
+
+// One inline module named after the binary, so that its files live in `tests/api/`.
+mod api {
+    mod errors;
+    mod example_merkle_root;
+    mod modes_bytes;
+    mod modes_compress;
+    mod modes_sponge;
+}

@@ -1,0 +1,15 @@
+//! Known answers: the crate reproduces outputs and constants it did not compute itself, and
+//! keeps the ones it froze.
+//!
+//! - `kat`: the Horizen Labs reference's permutation known answers (`tests/vectors/kats.json`);
+//! - `frozen_kats`: the frozen answers of the instances the reference does not ship;
+//! - `noir_bn254_t4`: Noir/Barretenberg's BN254 t = 4 permutation vectors;
+//! - `reference_constants`: the Grain LFSR regenerates the reference's constants.
+
+// One inline module named after the binary, so that its files live in `tests/known_answers/`.
+mod known_answers {
+    mod frozen_kats;
+    mod kat;
+    mod noir_bn254_t4;
+    mod reference_constants;
+}
