@@ -197,7 +197,7 @@ fn variant_name(e: &Error) -> String {
 /// `src/error.rs`: the `(code, variant)` rows of the code table in the docs of `Error`, and the
 /// variant names declared in the enum.
 fn documented_codes_and_declared_variants() -> (Vec<(u32, String)>, Vec<String>) {
-    let source = include_str!("../src/error.rs");
+    let source = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/error.rs"));
     let table = source
         .lines()
         .filter_map(|line| {
