@@ -6,7 +6,9 @@
 //! keep working. Addition and doubling run this crate's branch-free code
 //! (private module `field::montgomery`): a sum is `>= p` about half the time, so ark's "subtract if >= p"
 //! branch mispredicts constantly inside a permutation (branch-free add: BN254 t=8 and BLS12-381
-//! t=8 permutations 11-17% faster).
+//! t=8 permutations 11-17% faster). For four-limb fields with `p < 2^255` on x86_64 (`std`
+//! builds) the same addition runs as baseline x86_64 assembly (private `backend::mulx_adx::add`),
+//! so that no target CPU's code generation reschedules or vectorises its carry chains.
 //!
 //! For four-limb fields with `p < 2^255` (BN254, BLS12-381 scalar fields) multiplication,
 //! squaring and the S-box run the same module's inlined Montgomery product, with ark's exact

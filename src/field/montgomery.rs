@@ -24,7 +24,8 @@
 //!
 //! On x86_64 CPUs with BMI2 and ADX both products run the MULX/ADX kernel of the private
 //! `backend::mulx_adx` module (detected at run time, about 1.7 times faster per product); the
-//! portable functions here are the fallback and the oracle it is tested against.
+//! portable functions here are the fallback and the oracle it is tested against. The four-limb
+//! [`add`] of those fields likewise has an assembly twin there (called from `field::ark`).
 
 /// A four-limb modulus `p < 2^255` and `inv = -p^-1 mod 2^64` (ark's `MontConfig::INV`), the
 /// constants of a Montgomery product. `#[repr(C)]`: the MULX/ADX kernel reads it as five words.
