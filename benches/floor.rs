@@ -15,6 +15,7 @@
 
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use std::hint::black_box;
 use std::time::Duration;
 use testkit::bench::{median_ns_per_item, random_elements, random_state, rng};
@@ -48,7 +49,7 @@ impl OpCosts {
 }
 
 /// Throughput cost of `op` on independent operand pairs.
-fn throughput<F: PrimeField>(op: impl Fn(F, F) -> F) -> f64 {
+fn throughput<F: PrimeField + LinearLayers>(op: impl Fn(F, F) -> F) -> f64 {
     let mut inputs = rng();
     let a: Vec<F> = random_elements(&mut inputs, POOL);
     let b: Vec<F> = random_elements(&mut inputs, POOL);
@@ -62,7 +63,7 @@ fn throughput<F: PrimeField>(op: impl Fn(F, F) -> F) -> f64 {
 }
 
 /// Latency cost of `op` along a dependent chain of `POOL` steps from a random start.
-fn latency<F: PrimeField>(op: impl Fn(F, F) -> F) -> f64 {
+fn latency<F: PrimeField + LinearLayers>(op: impl Fn(F, F) -> F) -> f64 {
     let mut inputs = rng();
     let starts: Vec<F> = random_elements(&mut inputs, POOL);
     let y: F = random_elements(&mut inputs, 1)[0];
@@ -91,7 +92,13 @@ macro_rules! op_costs {
 }
 
 /// Prints one instance's floor line.
-fn report<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+fn report<
+    F: PrimeField + LinearLayers,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
     name: &str,
     perm: &Poseidon2Ct<F, T, RF, RP, D>,
 ) {

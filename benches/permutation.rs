@@ -9,14 +9,15 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use fast_poseidon2::Poseidon2;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use std::hint::black_box;
 use testkit::bench::{random_state, rng};
 
 /// Benches one instance on both paths under the group `permutation/{name}`. The two paths may
 /// run on different field types (Goldilocks: `GoldilocksFast` for ct, ark-ff for flexible).
 fn bench_instance<
-    F: PrimeField,
-    G: PrimeField,
+    F: PrimeField + LinearLayers,
+    G: PrimeField + LinearLayers,
     const T: usize,
     const RF: usize,
     const RP: usize,

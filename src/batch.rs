@@ -12,6 +12,7 @@
 use crate::backend::{self, BatchBackend, batch_backend};
 use crate::ct::Poseidon2Ct;
 use crate::field::Field;
+use crate::linear::LinearLayers;
 use crate::permutation::RoundConstants;
 #[cfg(feature = "alloc")]
 use crate::{
@@ -28,7 +29,7 @@ const PARALLEL_MIN_STATES: usize = 64;
 
 /// Permutes the flat buffer `states` (a whole number of width-`t` states) on `backend`, in
 /// chunks across rayon's threads with the `parallel` feature.
-pub(crate) fn run_batch<F: Field, const D: u64>(
+pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(
     states: &mut [F],
     t: usize,
     rc: RoundConstants<'_, F>,
@@ -90,7 +91,7 @@ where
     digests
 }
 
-impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
+impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
     /// Permutes every state of `states` in place; `states[i]` ends as
@@ -139,7 +140,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
 }
 
 #[cfg(feature = "alloc")]
-impl<F: Field> Poseidon2<F> {
+impl<F: Field + LinearLayers> Poseidon2<F> {
     /// Permutes, in place, every width-`t` state of the flat buffer `states` (state `i` is
     /// `states[i * t..(i + 1) * t]`). Any number of states works (0 included): whole groups of
     /// 8 run on the SIMD backend when there is one, the rest on the scalar path.
@@ -173,7 +174,7 @@ impl<F: Field> Poseidon2<F> {
 }
 
 #[cfg(feature = "alloc")]
-impl<F: PrimeField> Poseidon2<F> {
+impl<F: PrimeField + LinearLayers> Poseidon2<F> {
     /// The Merkle compression of every group of `merkle_arity · D` consecutive elements of
     /// `inputs` (the children's digests one after the other; `t - 1` elements on BN254 and
     /// BLS12-381, 8 on Goldilocks): one `D`-element digest per group, concatenated in order.

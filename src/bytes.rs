@@ -43,6 +43,7 @@
 
 use crate::Error;
 use crate::field::{Field, MAX_FIELD_BYTES, PrimeField};
+use crate::linear::LinearLayers;
 use crate::modes::{Permutation, Sponge, digest_len};
 
 /// The most byte slices one `hashv_bytes` call accepts. It bounds the stack buffer the decoded
@@ -185,7 +186,7 @@ macro_rules! impl_byte_api {
     };
 }
 
-impl_byte_api!(impl[F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64]
+impl_byte_api!(impl[F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64]
     crate::ct::Poseidon2Ct<F, T, RF, RP, D>);
 #[cfg(feature = "alloc")]
-impl_byte_api!(impl[F: PrimeField] crate::Poseidon2<F>);
+impl_byte_api!(impl[F: PrimeField + LinearLayers] crate::Poseidon2<F>);

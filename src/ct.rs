@@ -2,6 +2,7 @@
 //! `[F; T]` on the stack, constants live in fixed-size arrays, and nothing allocates.
 
 use crate::field::Field;
+use crate::linear::LinearLayers;
 use crate::params::check_shape;
 use crate::permutation::{RoundConstants, permute};
 
@@ -103,6 +104,11 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         }
     }
 
+    /// `mu_i - 1` for the `T` internal diagonal entries.
+    pub fn internal_diagonal_minus_one(&self) -> &[F; T] {
+        &self.diag_m1
+    }
+
     #[inline(always)]
     pub(crate) fn constants(&self) -> RoundConstants<'_, F> {
         RoundConstants {
@@ -111,7 +117,11 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             diag_m1: &self.diag_m1,
         }
     }
+}
 
+impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    Poseidon2Ct<F, T, RF, RP, D>
+{
     /// Permutes `state` in place.
     #[inline]
     pub fn permute_mut(&self, state: &mut [F; T]) {
@@ -124,10 +134,5 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         let mut state = *input;
         self.permute_mut(&mut state);
         state
-    }
-
-    /// `mu_i - 1` for the `T` internal diagonal entries.
-    pub fn internal_diagonal_minus_one(&self) -> &[F; T] {
-        &self.diag_m1
     }
 }

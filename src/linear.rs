@@ -11,8 +11,26 @@
 //! For t = 2 and t = 3 the fixed matrices `[[2,1],[1,3]]` and `[[2,1,1],[1,2,1],[1,1,3]]` are
 //! exactly this shape with `m = (1, 2)` and `m = (1, 1, 2)`, applied with additions and one
 //! doubling instead of multiplications.
+//!
+//! # Who computes the layers
+//! The generic layers ([`external_layer`], [`internal_layer`]) are written once, over the small
+//! operation traits [`LinearOps`] and [`DiagonalOps`]. The round driver reaches them through
+//! [`LinearLayers`], a trait of the permutation layer (not of [`Field`], which holds arithmetic
+//! only): its defaults are the generic layers, and a representation that computes the same
+//! values faster overrides them there. Overrides, one per representation, each saying why:
+//! - ark-ff `Fp` (`src/field/ark.rs`): the four-limb internal layer (products reading `m_i` in
+//!   place for the MULX/ADX kernel; BN254's lazily reduced sum);
+//! - `GoldilocksFast` (`src/goldilocks/fast.rs`): both layers on unreduced `u128` lanes;
+//! - the Goldilocks batch kernel's vectors: both layers (exact 32-bit halves, fused
+//!   multiply-add with one reduction).
+//!
+//! The AVX-512 IFMA batch kernel's vectors run the generic layers (after normalizing what the
+//! previous layer left unreduced). A [`Field`] implemented outside this crate gets the generic
+//! layers with one line, `impl LinearLayers for MyField {}`.
 
-use crate::field::Field;
+use crate::field::ark::{Fast4, from_limbs, to_limbs};
+use crate::field::{Field, montgomery};
+use ark_ff::{Fp, MontBackend, MontConfig};
 
 /// What the external layer and the fixed t = 2, 3 internal layers need: addition and doubling.
 /// Every [`Field`] has them; a SIMD batch backend implements it for a vector of field elements,
@@ -45,6 +63,68 @@ impl<F: Field> LinearOps for F {
     #[inline(always)]
     fn double(self) -> Self {
         Field::double(self)
+    }
+}
+
+/// What the generic t >= 4 internal layer needs beyond [`LinearOps`]: the product by a diagonal
+/// entry `m_i = mu_i - 1` of type `C`. Every [`Field`] has it (its `mul`, with `C = Self`); a
+/// SIMD batch backend implements it for a vector of field elements with its own constant type.
+pub trait DiagonalOps<C = Self>: LinearOps {
+    /// `self * m` (a backend may leave the result lazily reduced).
+    fn mul_diagonal(self, m: &C) -> Self;
+}
+
+impl<F: Field> DiagonalOps for F {
+    #[inline(always)]
+    fn mul_diagonal(self, m: &F) -> F {
+        self.mul(*m)
+    }
+}
+
+/// The linear layers as the round driver runs them, implemented by each representation of
+/// state elements (the fields, and the SIMD batch backends' vectors), with diagonal entries of
+/// type `C` (the field itself for a field). The defaults are the
+/// generic layers of this module; a representation overrides one only with a faster computation
+/// of the same values mod p (the module docs list the overrides and why each exists).
+///
+/// A [`Field`] implemented outside this crate needs one line to run the permutation,
+/// ```
+/// # use fast_poseidon2::field::Field;
+/// # #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// # struct MyField(u64);
+/// # impl Field for MyField {
+/// #     const ZERO: Self = MyField(0);
+/// #     const ONE: Self = MyField(1);
+/// #     fn from_u64(v: u64) -> Self { MyField(v % 17) }
+/// #     fn add(self, r: Self) -> Self { MyField((self.0 + r.0) % 17) }
+/// #     fn double(self) -> Self { self.add(self) }
+/// #     fn square(self) -> Self { self.mul(self) }
+/// #     fn mul(self, r: Self) -> Self { MyField(self.0 * r.0 % 17) }
+/// # }
+/// impl fast_poseidon2::linear::LinearLayers for MyField {}
+/// ```
+/// which takes the generic layers. (The operations of the generic layers, [`LinearOps`] and
+/// [`DiagonalOps`], are bounds of the methods rather than supertraits, so that a bound
+/// `F: Field + LinearLayers` does not put a second `add` beside [`Field::add`].)
+pub trait LinearLayers<C = Self>: Copy {
+    /// The external matrix `M_E` applied to `state` in place (shapes and length behaviour as
+    /// in [`external_layer`], which is the default).
+    #[inline(always)]
+    fn external_layer(state: &mut [Self])
+    where
+        Self: LinearOps,
+    {
+        external_layer(state);
+    }
+
+    /// The internal matrix `J + diag(diag_m1)` applied to `state` in place (shapes and length
+    /// behaviour as in [`internal_layer`], which is the default).
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[C])
+    where
+        Self: DiagonalOps<C>,
+    {
+        internal_layer(state, diag_m1);
     }
 }
 
@@ -127,7 +207,7 @@ pub fn external_layer<A: LinearOps>(state: &mut [A]) {
 /// elements past the end of `diag_m1` are left as they are, which is not a Poseidon2 layer
 /// (instances always pass `t` entries).
 #[inline(always)]
-pub fn internal_layer<F: Field>(state: &mut [F], diag_m1: &[F]) {
+pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
     if state.len() < 2 {
         return;
     }
@@ -135,9 +215,17 @@ pub fn internal_layer<F: Field>(state: &mut [F], diag_m1: &[F]) {
         internal_layer_fixed(state);
     } else {
         let s = sum(state);
-        for (x, &m) in state.iter_mut().zip(diag_m1) {
-            *x = Field::add(x.mul(m), s);
-        }
+        internal_layer_with_sum(state, diag_m1, s);
+    }
+}
+
+/// The t >= 4 formula `y_i = m_i x_i + s` for a given `s = sum(x)`: the one place it is
+/// written for every representation whose products and additions are its own operations (an
+/// override that sums differently, e.g. lazily, computes `s` and calls this).
+#[inline(always)]
+pub(crate) fn internal_layer_with_sum<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C], s: A) {
+    for (x, m) in state.iter_mut().zip(diag_m1) {
+        *x = x.mul_diagonal(m).add(s);
     }
 }
 
@@ -151,4 +239,41 @@ pub(crate) fn internal_layer_fixed<A: LinearOps>(state: &mut [A]) {
         *x = x.add(s);
     }
     state[last] = state[last].double().add(s);
+}
+
+/// ark-ff `Fp` (BN254, BLS12-381, ark's `Goldilocks`, any other ark Montgomery field): the
+/// generic external layer, and the generic internal layer except for four-limb fields with
+/// `p < 2^255` and `t >= 4`.
+impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N> {
+    /// The override for four-limb fields with `p < 2^255` and `t >= 4` (BN254, BLS12-381
+    /// scalar fields), for two reasons the generic formula cannot express: each product reads
+    /// `m_i` in place from `diag_m1` (the generic `mul` copies its operand first, and the MULX/ADX
+    /// kernel, which reads that operand from memory, would wait for the copy's store), and for
+    /// `p < 2^254` (BN254) the sum `s` of `x_1 .. x_{t-1}` is taken in groups of four without
+    /// reduction, each group reduced once. Same values as the generic layer.
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
+        let Some(m) = Fast4::<C, N>::constants().filter(|_| state.len() >= 4) else {
+            return internal_layer(state, diag_m1);
+        };
+        let p = &m.limbs;
+        let s = match Fast4::<C, N>::TWICE {
+            Some(p2) => {
+                let mut rest = [0u64; 4];
+                for group in state[1..].chunks(4) {
+                    let part = montgomery::sum_reduced(group.iter().map(to_limbs), p, &p2);
+                    rest = montgomery::add(&rest, &part, p);
+                }
+                from_limbs(montgomery::add(&to_limbs(&state[0]), &rest, p))
+            }
+            None => sum(state),
+        };
+        for (x, d) in state.iter_mut().zip(diag_m1) {
+            let Ok(d) = <&[u64; 4]>::try_from(d.0.0.as_slice()) else {
+                continue; // unreachable: `constants()` is `Some` only for four limbs
+            };
+            let product = montgomery::mul_unreduced(d, &to_limbs(x), m);
+            *x = Field::add(from_limbs(montgomery::reduce(product, p)), s);
+        }
+    }
 }

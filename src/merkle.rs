@@ -23,6 +23,7 @@ use crate::Error;
 use crate::batch::{compress_groups, compression_group};
 use crate::ct::Poseidon2Ct;
 use crate::field::{Field, PrimeField};
+use crate::linear::LinearLayers;
 use crate::modes::{Permutation, compress::check_single_element_digest, digest_len};
 use alloc::vec::Vec;
 
@@ -82,7 +83,7 @@ where
     }
 }
 
-impl<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>
+impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
     /// The root of the Merkle tree over single-element leaves (rules in the
@@ -150,7 +151,7 @@ impl<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u
     }
 }
 
-impl<F: PrimeField> crate::Poseidon2<F> {
+impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
     /// The root of the Merkle tree over single-element leaves (rules in the
     /// [module docs](crate::merkle)), built level by level with [`Self::compress_batch`].
     ///

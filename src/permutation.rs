@@ -7,35 +7,25 @@
 //! full rounds.
 
 use crate::field::Field;
+use crate::linear::{DiagonalOps, LinearLayers};
 
-/// What the round driver does to state elements: a field implements it with its own arithmetic
-/// (blanket impl below); a SIMD batch backend implements it for a vector holding one element of
-/// each of several states, so the round structure exists once.
+/// What the round driver does to state elements beyond the linear layers ([`LinearLayers`],
+/// whose diagonal entries have the round constants' type): a field implements it with its own
+/// arithmetic (blanket impl below); a SIMD batch backend implements it for a vector holding one
+/// element of each of several states, so the round structure exists once.
 pub(crate) trait RoundOps: Copy {
     /// The type of a round constant (the field itself, or a backend's broadcast vector).
     type Constant: Copy;
     /// One round step: the round constant `c`, then the S-box, `(self + c)^D` (see
     /// [`Field::add_sbox`]).
     fn add_sbox<const D: u64>(self, c: Self::Constant) -> Self;
-    /// The external matrix `M_E` (see [`Field::external_layer`]).
-    fn external_layer(state: &mut [Self]);
-    /// The internal matrix `J + diag(diag_m1)` (see [`Field::internal_layer`]).
-    fn internal_layer(state: &mut [Self], diag_m1: &[Self::Constant]);
 }
 
-impl<F: Field> RoundOps for F {
+impl<F: Field + LinearLayers> RoundOps for F {
     type Constant = F;
     #[inline(always)]
     fn add_sbox<const D: u64>(self, c: F) -> F {
         Field::add_sbox::<D>(self, c)
-    }
-    #[inline(always)]
-    fn external_layer(state: &mut [F]) {
-        F::external_layer(state);
-    }
-    #[inline(always)]
-    fn internal_layer(state: &mut [F], diag_m1: &[F]) {
-        F::internal_layer(state, diag_m1);
     }
 }
 
@@ -53,7 +43,10 @@ pub(crate) struct RoundConstants<'a, F> {
 
 /// One full (external) round: add constants, S-box on every element, `M_E`.
 #[inline(always)]
-fn full_round<A: RoundOps, const D: u64>(state: &mut [A], constants: &[A::Constant]) {
+fn full_round<A, const D: u64>(state: &mut [A], constants: &[A::Constant])
+where
+    A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
+{
     for (x, &c) in state.iter_mut().zip(constants) {
         *x = x.add_sbox::<D>(c);
     }
@@ -63,10 +56,10 @@ fn full_round<A: RoundOps, const D: u64>(state: &mut [A], constants: &[A::Consta
 /// Permutes `state` in place. `state.len()` is the width `t`; the caller guarantees that the
 /// constant slices have the matching lengths (checked when the instance was built).
 #[inline(always)]
-pub(crate) fn permute<A: RoundOps, const D: u64>(
-    state: &mut [A],
-    rc: RoundConstants<'_, A::Constant>,
-) {
+pub(crate) fn permute<A, const D: u64>(state: &mut [A], rc: RoundConstants<'_, A::Constant>)
+where
+    A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
+{
     let t = state.len();
     let (first, last) = rc.external.split_at(rc.external.len() / 2);
     A::external_layer(state);

@@ -1,6 +1,7 @@
 //! The runtime-width permutation.
 
 use crate::field::Field;
+use crate::linear::LinearLayers;
 use crate::permutation::{RoundConstants, permute};
 use crate::{Error, Poseidon2Params};
 use alloc::vec::Vec;
@@ -46,7 +47,9 @@ impl<F: Field> Poseidon2<F> {
             diag_m1: &self.params.internal_diagonal_minus_one,
         }
     }
+}
 
+impl<F: Field + LinearLayers> Poseidon2<F> {
     /// Permutes `state` (exactly `t` elements) in place.
     ///
     /// # Errors

@@ -13,12 +13,13 @@ use testkit::small;
 use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::modes::Sponge;
 use fast_poseidon2::{Endianness, Error, Poseidon2, Poseidon2Params};
 use small::{F17, F257};
 
 /// A few fixed states: zero, `0, 1, 2, ..`, all `p - 1`.
-fn states<F: PrimeField, const T: usize>() -> [[F; T]; 3] {
+fn states<F: PrimeField + LinearLayers, const T: usize>() -> [[F; T]; 3] {
     [
         [F::ZERO; T],
         core::array::from_fn(|i| F::from_u64(i as u64)),
@@ -28,7 +29,7 @@ fn states<F: PrimeField, const T: usize>() -> [[F; T]; 3] {
 
 /// `params` cut down to R_F = 2 (its first and last full round) and R_P = 2 (its first two
 /// partial rounds), with the same diagonal.
-fn reduced<F: PrimeField>(params: &Poseidon2Params<F>) -> Poseidon2Params<F> {
+fn reduced<F: PrimeField + LinearLayers>(params: &Poseidon2Params<F>) -> Poseidon2Params<F> {
     let t = params.width();
     let external = params.external_round_constants();
     let kept = [&external[..t], &external[external.len() - t..]].concat();
@@ -45,14 +46,16 @@ fn reduced<F: PrimeField>(params: &Poseidon2Params<F>) -> Poseidon2Params<F> {
 }
 
 /// The generated instance `(T, D, R_F = 2, R_P = 2)` over `F` passes [`check_reduced`].
-fn check_generated<F: PrimeField, const T: usize, const D: u64>() {
+fn check_generated<F: PrimeField + LinearLayers, const T: usize, const D: u64>() {
     check_reduced::<F, T, D>(Poseidon2Params::generate(T, D, 2, 2).expect("supported shape"));
 }
 
 /// For a reduced instance `(T, D, R_F = 2, R_P = 2)` over `F`: ct, runtime and textbook agree on
 /// [`states`], also as one batch; compress, Merkle root, one-shot and streaming sponge, and the
 /// byte API run on both paths and agree; wrong lengths are errors.
-fn check_reduced<F: PrimeField, const T: usize, const D: u64>(params: Poseidon2Params<F>) {
+fn check_reduced<F: PrimeField + LinearLayers, const T: usize, const D: u64>(
+    params: Poseidon2Params<F>,
+) {
     let ct = Poseidon2Ct::<F, T, 2, 2, D>::from_params(&params).expect("same shape");
     let flexible = Poseidon2::new(params.clone());
     for state in states::<F, T>() {
@@ -118,7 +121,9 @@ fn check_reduced<F: PrimeField, const T: usize, const D: u64>(params: Poseidon2P
 
 /// The byte API of a reduced shipped instance on both paths equals the textbook byte API, and
 /// a short slice is an error.
-fn check_reduced_bytes<F: PrimeField, const T: usize, const D: u64>(params: Poseidon2Params<F>) {
+fn check_reduced_bytes<F: PrimeField + LinearLayers, const T: usize, const D: u64>(
+    params: Poseidon2Params<F>,
+) {
     let ct = Poseidon2Ct::<F, T, 2, 2, D>::from_params(&params).expect("same shape");
     let flexible = Poseidon2::new(params.clone());
     let mut encoded = vec![0u8; F::BYTES];

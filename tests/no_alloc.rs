@@ -9,6 +9,7 @@ use testkit::for_each_instance;
 
 use common::convert;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::modes::Sponge;
 use fast_poseidon2::{Endianness, Poseidon2, ct::Poseidon2Ct};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -77,8 +78,8 @@ fn check_no_allocations<
     ct: &Poseidon2Ct<C, T, RF, RP, D>,
     flexible: &Poseidon2<F>,
 ) where
-    C: PrimeField,
-    F: PrimeField,
+    C: PrimeField + LinearLayers,
+    F: PrimeField + LinearLayers,
 {
     let ct_state: [C; T] = core::array::from_fn(|i| C::from_u64(i as u64));
     let ct_pair: [[C; DIGEST]; ARITY] =

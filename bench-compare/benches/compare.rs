@@ -24,6 +24,7 @@ use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::instances::bn254;
+use fast_poseidon2::linear::LinearLayers;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
@@ -145,7 +146,7 @@ fn contender<'a, S: 'a, O>(
 /// encoded outputs (the reference every same-instance peer is checked against).
 fn ours_permutation<
     'a,
-    F: PrimeField,
+    F: PrimeField + LinearLayers,
     const T: usize,
     const RF: usize,
     const RP: usize,

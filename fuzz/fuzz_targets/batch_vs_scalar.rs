@@ -8,12 +8,13 @@
 use fast_poseidon2::Poseidon2;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2_fuzz::{elements, with_instance};
 use libfuzzer_sys::fuzz_target;
 
 fn batch_equals_scalar<
-    F: PrimeField,
-    R: PrimeField,
+    F: PrimeField + LinearLayers,
+    R: PrimeField + LinearLayers,
     const T: usize,
     const RF: usize,
     const RP: usize,

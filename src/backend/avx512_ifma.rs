@@ -28,9 +28,12 @@
 //!
 //! # Round structure
 //! Loaded states are converted with one multiplication by `2^264 mod p` (from ark's `R = 2^256`
-//! to `R = 2^260`): `< 2p`. Then the shared round driver's order: initial `M_E`; each full round
+//! to `R = 2^260`): `< 2p`. Then the crate's one round driver ([`permute`]) runs on [`Packed`]
+//! (element `i` of the interleaved groups) through [`RoundOps`] and [`LinearLayers`], with the
+//! generic layers of [`crate::linear`]: initial `M_E`; each full round
 //! `x_i <- sbox(reduce(x_i + c_i))` then `M_E`; each partial round
-//! `x_0 <- sbox(reduce(x_0 + c))`, `x_i <- reduce(x_i)` for `i >= 1`, then `M_I` (t = 2, 3: the
+//! `x_0 <- sbox(reduce(x_0 + c))`, `x_i <- reduce(x_i)` for `i >= 1` (the one step the kernel
+//! adds, at the start of its [`LinearLayers::internal_layer`]), then `M_I` (t = 2, 3: the
 //! fixed matrices by additions; t >= 4: `mont_mul(x_i, mu_i - 1) + sum`). Every S-box input and
 //! every multiplied value is therefore normalized and `< 2p`. At the end: `reduce`, multiply by
 //! `2^256 mod p` (back to ark's form, `< 2p`), subtract `p` once if needed (canonical `< p`).
@@ -43,9 +46,9 @@ use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
 use crate::field::{Field, Sealed};
-use crate::linear::{LinearOps, external_layer, internal_layer_fixed, sum};
+use crate::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
 use crate::params::MAX_WIDTH;
-use crate::permutation::RoundConstants;
+use crate::permutation::{RoundConstants, RoundOps, permute};
 
 /// States per vector group (one per 64-bit lane of a `__m512i`).
 const LANES: usize = 8;
@@ -434,19 +437,65 @@ fn add_constant_reduce<const N: usize>(x: &[Fe; N], c: &[u64; LIMBS], v: &Vecs) 
     reduce(&sum, v)
 }
 
-/// `G` groups of one width's states: `[group][element]`, elements past `t` unused.
-type States<const G: usize> = [[Fe; MAX_WIDTH]; G];
-
-/// Element `i` of every group, as the `N = G` operand of the arithmetic above.
-#[inline(always)]
-fn column<const G: usize>(x: &States<G>, i: usize) -> [Fe; G] {
-    core::array::from_fn(|g| x[g][i])
+/// Element `i` of `G` vector groups, interleaved (every operation loops over the groups
+/// innermost), with the broadcast modulus constants its arithmetic needs: the state element the
+/// crate's round driver ([`permute`]) runs on, through [`RoundOps`] and [`LinearLayers`].
+///
+/// Made only inside [`permute_all`], entered after `cpu_has_ifma()` confirmed avx512f, avx512dq
+/// and avx512ifma: that is the safety argument of every `unsafe` call below.
+#[derive(Clone, Copy)]
+struct Packed<'v, const G: usize> {
+    x: [Fe; G],
+    v: &'v Vecs,
 }
 
-#[inline(always)]
-fn set_column<const G: usize>(x: &mut States<G>, i: usize, col: [Fe; G]) {
-    for (g, c) in x.iter_mut().zip(col) {
-        g[i] = c;
+impl<const G: usize> LinearOps for Packed<'_, G> {
+    /// Limb-wise, never normalizing (bounds in the module docs).
+    #[inline(always)]
+    fn add(mut self, rhs: Self) -> Self {
+        for (x, y) in self.x.iter_mut().zip(rhs.x) {
+            *x = x.add(y);
+        }
+        self
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        self.add(self)
+    }
+}
+
+impl<const G: usize> DiagonalOps<[u64; LIMBS]> for Packed<'_, G> {
+    /// [`mont_mul`] by the broadcast entry (`< p`): `< 2p` for a normalized `self`.
+    #[inline(always)]
+    fn mul_diagonal(self, m: &[u64; LIMBS]) -> Self {
+        // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+        let x = unsafe { mont_mul(&self.x, &[broadcast(m); G], self.v) };
+        Packed { x, v: self.v }
+    }
+}
+
+/// The generic layers. The internal layer first normalizes `x_1 .. x_{t-1}`, which the previous
+/// layer left unreduced (the products need normalized factors, and the sums would grow round by
+/// round); `x_0` comes from the partial round's S-box, already normalized and `< 2p`.
+impl<const G: usize> LinearLayers<[u64; LIMBS]> for Packed<'_, G> {
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[[u64; LIMBS]]) {
+        for x in state.iter_mut().skip(1) {
+            // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+            x.x = unsafe { reduce(&x.x, x.v) };
+        }
+        internal_layer(state, diag_m1);
+    }
+}
+
+impl<const G: usize> RoundOps for Packed<'_, G> {
+    type Constant = [u64; LIMBS];
+    /// `sbox(reduce(x + c))`: every S-box input normalized and `< 2p`.
+    #[inline(always)]
+    fn add_sbox<const D: u64>(self, c: [u64; LIMBS]) -> Self {
+        // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+        let x = unsafe { sbox::<D, G>(&add_constant_reduce(&self.x, &c, self.v), self.v) };
+        Packed { x, v: self.v }
     }
 }
 
@@ -479,13 +528,27 @@ fn permute_chunk<F: Field, const D: u64, const G: usize>(
     v: &Vecs,
 ) {
     let group = LANES * t;
-    let mut x: States<G> = [[Fe([v.zero; LIMBS]); MAX_WIDTH]; G];
-    for (xg, states) in x.iter_mut().zip(chunk.chunks_exact(group)) {
-        load(&mut xg[..t], states, v);
+    let zero = Fe([v.zero; LIMBS]);
+    let mut x = [Packed { x: [zero; G], v }; MAX_WIDTH];
+    let x = &mut x[..t];
+    let mut one = [zero; MAX_WIDTH];
+    for (g, states) in chunk.chunks_exact(group).enumerate() {
+        load(&mut one[..t], states, v);
+        for (xi, &y) in x.iter_mut().zip(&one) {
+            xi.x[g] = y;
+        }
     }
-    permute_groups::<D, G>(&mut x, t, k, v);
-    for (xg, states) in x.iter().zip(chunk.chunks_exact_mut(group)) {
-        store(&xg[..t], states, v);
+    let rc = RoundConstants {
+        external: &k.external,
+        internal: &k.internal,
+        diag_m1: &k.diag_m1,
+    };
+    permute::<Packed<'_, G>, D>(x, rc);
+    for (g, states) in chunk.chunks_exact_mut(group).enumerate() {
+        for (y, xi) in one.iter_mut().zip(&*x) {
+            *y = xi.x[g];
+        }
+        store(&one[..t], states, v);
     }
 }
 
@@ -561,62 +624,6 @@ fn store<F: Field>(x: &[Fe], states: &mut [F], v: &Vecs) {
                 states[lane * t + i] = y;
             }
         }
-    }
-}
-
-/// The round driver of [`crate::permutation::permute`] on kernel-form states (bounds in the
-/// module docs).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn permute_groups<const D: u64, const G: usize>(x: &mut States<G>, t: usize, k: &Kernel, v: &Vecs) {
-    let (first, last) = k.external.split_at(k.external.len() / 2);
-    for g in x.iter_mut() {
-        external_layer(&mut g[..t]);
-    }
-    for constants in first.chunks_exact(t) {
-        full_round::<D, G>(x, constants, v);
-    }
-    for c in &k.internal {
-        let x0 = add_constant_reduce(&column(x, 0), c, v);
-        set_column(x, 0, sbox::<D, G>(&x0, v));
-        for i in 1..t {
-            set_column(x, i, reduce(&column(x, i), v));
-        }
-        if t <= 3 {
-            for g in x.iter_mut() {
-                internal_layer_fixed(&mut g[..t]);
-            }
-        } else {
-            let sums: [Fe; G] = core::array::from_fn(|g| sum(&x[g][..t]));
-            for (i, m) in k.diag_m1.iter().enumerate() {
-                let mut y = mont_mul(&column(x, i), &[broadcast(m); G], v);
-                for (y, &s) in y.iter_mut().zip(&sums) {
-                    *y = y.add(s);
-                }
-                set_column(x, i, y);
-            }
-        }
-    }
-    for constants in last.chunks_exact(t) {
-        full_round::<D, G>(x, constants, v);
-    }
-}
-
-/// One full round: `x_i <- sbox(reduce(x_i + c_i))` for every element, then `M_E`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn full_round<const D: u64, const G: usize>(
-    x: &mut States<G>,
-    constants: &[[u64; LIMBS]],
-    v: &Vecs,
-) {
-    let t = constants.len();
-    for (i, c) in constants.iter().enumerate() {
-        let y = add_constant_reduce(&column(x, i), c, v);
-        set_column(x, i, sbox::<D, G>(&y, v));
-    }
-    for g in x.iter_mut() {
-        external_layer(&mut g[..t]);
     }
 }
 

@@ -26,6 +26,7 @@
 
 use crate::field::Field;
 use crate::field::montgomery::Modulus;
+use crate::linear::LinearLayers;
 use crate::permutation::{RoundConstants, permute};
 
 /// Items or statements that exist only where a SIMD backend can run: x86_64 with `std`
@@ -146,7 +147,7 @@ pub(crate) fn runs<F: Field>(backend: BatchBackend) -> bool {
 /// [`runs`] `F`; everything else on the portable path): `states` is a flat buffer of
 /// `states.len() / t` states of width `t`; the caller guarantees `states.len() % t == 0` and
 /// that `rc` matches `t`.
-pub(crate) fn permute_batch<F: Field, const D: u64>(
+pub(crate) fn permute_batch<F: Field + LinearLayers, const D: u64>(
     states: &mut [F],
     t: usize,
     rc: RoundConstants<'_, F>,

@@ -112,37 +112,6 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         self.add(c).sbox::<D>()
     }
 
-    /// For four-limb fields with `p < 2^255` and `t >= 4`: `y_i = m_i x_i + s` with each product
-    /// reading `m_i` in place from `diag_m1` (a copy made just before would delay the MULX/ADX
-    /// kernel, which reads that operand from memory, until the copy's store completes); for
-    /// `p < 2^254` (BN254) the sum `s` of `x_1 .. x_{t-1}` is taken in groups of four without
-    /// reduction, each group reduced once. Otherwise the generic layer.
-    #[inline(always)]
-    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
-        let Some(m) = Fast4::<C, N>::constants().filter(|_| state.len() >= 4) else {
-            return crate::linear::internal_layer(state, diag_m1);
-        };
-        let p = &m.limbs;
-        let s = match Fast4::<C, N>::TWICE {
-            Some(p2) => {
-                let mut rest = [0u64; 4];
-                for group in state[1..].chunks(4) {
-                    let part = montgomery::sum_reduced(group.iter().map(to_limbs), p, &p2);
-                    rest = montgomery::add(&rest, &part, p);
-                }
-                from_limbs(montgomery::add(&to_limbs(&state[0]), &rest, p))
-            }
-            None => crate::linear::sum(state),
-        };
-        for (x, d) in state.iter_mut().zip(diag_m1) {
-            let Ok(d) = <&[u64; 4]>::try_from(d.0.0.as_slice()) else {
-                continue; // unreachable: `constants()` is `Some` only for four limbs
-            };
-            let product = montgomery::mul_unreduced(d, &to_limbs(x), m);
-            *x = Field::add(from_limbs(montgomery::reduce(product, p)), s);
-        }
-    }
-
     // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
     // backend re-checks this at run time (`ONE` must be `2^256 mod p`) before trusting it.
     fn montgomery_256_modulus(_: super::Sealed) -> Option<[u64; 4]> {
@@ -182,7 +151,7 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
 }
 
 /// When the inlined 4-limb arithmetic of `field::montgomery` applies to a field.
-struct Fast4<C, const N: usize>(core::marker::PhantomData<C>);
+pub(crate) struct Fast4<C, const N: usize>(core::marker::PhantomData<C>);
 
 impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
     /// The modulus as four limbs if `N = 4` and `p < 2^255` (BN254 and BLS12-381 scalar
@@ -202,17 +171,17 @@ impl<C: MontConfig<N>, const N: usize> Fast4<C, N> {
     };
     /// [`Self::CONSTANTS`] as a static.
     #[inline(always)]
-    fn constants() -> Option<&'static montgomery::Modulus> {
+    pub(crate) fn constants() -> Option<&'static montgomery::Modulus> {
         let m: &'static Option<montgomery::Modulus> = const { &Self::CONSTANTS };
         m.as_ref()
     }
     /// `p < 2^254` (BN254): products of operands below `2p` stay below `2p`.
-    const LAZY: bool = match Self::MODULUS {
+    pub(crate) const LAZY: bool = match Self::MODULUS {
         Some(m) => m[3] >> 62 == 0,
         None => false,
     };
     /// `2p` as four limbs, when `LAZY` (then `4p < 2^256`).
-    const TWICE: Option<[u64; 4]> = match Self::MODULUS {
+    pub(crate) const TWICE: Option<[u64; 4]> = match Self::MODULUS {
         Some(m) if Self::LAZY => Some([
             m[0] << 1,
             (m[1] << 1) | (m[0] >> 63),
@@ -240,7 +209,7 @@ fn fast4<C: MontConfig<N>, const N: usize, const K: usize>(
 /// The Montgomery limbs of `x` (`N = 4`, after `Fast4::MODULUS` is `Some`; other limb counts
 /// are never passed).
 #[inline(always)]
-fn to_limbs<C: MontConfig<N>, const N: usize>(x: &Fp<MontBackend<C, N>, N>) -> [u64; 4] {
+pub(crate) fn to_limbs<C: MontConfig<N>, const N: usize>(x: &Fp<MontBackend<C, N>, N>) -> [u64; 4] {
     let mut out = [0u64; 4];
     for (o, &l) in out.iter_mut().zip(&x.0.0) {
         *o = l;
@@ -251,7 +220,9 @@ fn to_limbs<C: MontConfig<N>, const N: usize>(x: &Fp<MontBackend<C, N>, N>) -> [
 /// The element with canonical Montgomery limbs `limbs` (`N = 4`, after [`fast4`] returned
 /// `Some`; other limbs are never passed, and would give zero).
 #[inline(always)]
-fn from_limbs<C: MontConfig<N>, const N: usize>(limbs: [u64; 4]) -> Fp<MontBackend<C, N>, N> {
+pub(crate) fn from_limbs<C: MontConfig<N>, const N: usize>(
+    limbs: [u64; 4],
+) -> Fp<MontBackend<C, N>, N> {
     let mut out = [0u64; N];
     for (o, l) in out.iter_mut().zip(limbs) {
         *o = l;

@@ -3,7 +3,9 @@
 //! Two traits, split by who needs what:
 //! - [`Field`]: exactly the operations the permutation runs (add, double, square, mul, the S-box
 //!   `x^d` as a fixed multiplication chain, constants, `from_u64`). A field brings its fastest
-//!   arithmetic by implementing it; the permutation never calls a generic `pow`.
+//!   arithmetic by implementing it; the permutation never calls a generic `pow`. The linear
+//!   layers are not here: they belong to the permutation layer (`crate::linear::LinearLayers`,
+//!   whose defaults run on these operations).
 //! - [`PrimeField`]: what parameter generation, the security check and the byte API need on top
 //!   (subtraction, inversion, the modulus, canonical byte encodings). Not on any hot path.
 //!
@@ -35,25 +37,6 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     fn square(self) -> Self;
     /// `self * rhs`.
     fn mul(self, rhs: Self) -> Self;
-
-    /// The external matrix `M_E` applied to `state` in place (paper section 5.1; shapes and
-    /// length behaviour as in [`crate::linear::external_layer`], which is the default).
-    ///
-    /// A field overrides it only with a faster computation of the same value mod p.
-    #[inline(always)]
-    fn external_layer(state: &mut [Self]) {
-        crate::linear::external_layer(state);
-    }
-
-    /// The internal matrix `J + diag(diag_m1)` applied to `state` in place (paper section 5.2;
-    /// shapes and length behaviour as in [`crate::linear::internal_layer`], which is the
-    /// default).
-    ///
-    /// A field overrides it only with a faster computation of the same value mod p.
-    #[inline(always)]
-    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
-        crate::linear::internal_layer(state, diag_m1);
-    }
 
     /// The S-box `x^D` as a fixed chain of squarings and multiplications.
     ///

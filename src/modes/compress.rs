@@ -12,6 +12,7 @@ use super::{Permutation, digest_len, merkle_arity};
 use crate::Error;
 use crate::ct::Poseidon2Ct;
 use crate::field::PrimeField;
+use crate::linear::LinearLayers;
 
 /// `perm(children ‖ 0 …)[..out.len()]`: `children` (at most `t` elements) written into a zero
 /// state, permuted, the first `out.len()` (at most `t`) elements copied out.
@@ -56,7 +57,7 @@ pub(crate) fn check_single_element_digest<F: PrimeField>() -> Result<(), Error> 
     }
 }
 
-impl<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>
+impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
     /// Compresses `N = T - 1` elements to one: `perm([inputs[0], .., inputs[N-1], 0])[0]`
@@ -144,7 +145,7 @@ impl<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u
 }
 
 #[cfg(feature = "alloc")]
-impl<F: PrimeField> crate::Poseidon2<F> {
+impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
     /// Compresses exactly `t - 1` elements to one: `perm(inputs ‖ 0)[0]` (the reference's Merkle
     /// compression; for t = 3, `perm([left, right, 0])[0]`), on fields whose digest is one
     /// element (see the [module docs](crate::modes); elsewhere use

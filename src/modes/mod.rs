@@ -37,6 +37,7 @@ pub use sponge::Sponge;
 
 use crate::ct::Poseidon2Ct;
 use crate::field::{Field, PrimeField};
+use crate::linear::LinearLayers;
 
 /// The bits of sponge capacity, and of every digest, the modes require: 128-bit security (a
 /// 254-bit element counts as one; `2 · 124`, so that one BN254 or BLS12-381 element suffices, as
@@ -145,8 +146,8 @@ impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64> sealed::
 {
 }
 
-impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> Permutation
-    for Poseidon2Ct<F, T, RF, RP, D>
+impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    Permutation for Poseidon2Ct<F, T, RF, RP, D>
 {
     type Field = F;
     type State = [F; T];
@@ -175,7 +176,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> P
 impl<F> sealed::Sealed for crate::Poseidon2<F> {}
 
 #[cfg(feature = "alloc")]
-impl<F: Field> Permutation for crate::Poseidon2<F> {
+impl<F: Field + LinearLayers> Permutation for crate::Poseidon2<F> {
     type Field = F;
     type State = [F; crate::MAX_WIDTH];
 

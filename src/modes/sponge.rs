@@ -20,6 +20,7 @@ use super::{Permutation, REQUIRED_BITS, security_elements, write_digits};
 use crate::Error;
 use crate::ct::Poseidon2Ct;
 use crate::field::{Field, PrimeField};
+use crate::linear::LinearLayers;
 
 /// A streaming Poseidon2 sponge over a borrowed permutation, with the input length and output
 /// length declared up front (both enter the initial value). Never allocates.
@@ -199,7 +200,7 @@ where
     sponge.squeeze(out)
 }
 
-impl<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>
+impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
     /// Hashes `inputs` to `OUT` elements with rate `RATE` (construction: see [`Sponge`]).
@@ -265,7 +266,7 @@ impl<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u
 }
 
 #[cfg(feature = "alloc")]
-impl<F: PrimeField> crate::Poseidon2<F> {
+impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
     /// Hashes `inputs` to `out` elements with rate `rate` (construction: see [`Sponge`]).
     ///
     /// ```

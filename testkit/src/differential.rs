@@ -5,6 +5,7 @@
 use crate::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::modes::Sponge;
 use fast_poseidon2::{Endianness, MAX_BYTE_INPUTS, Poseidon2};
 
@@ -12,8 +13,8 @@ use fast_poseidon2::{Endianness, MAX_BYTE_INPUTS, Poseidon2};
 /// representation, e.g. ark `Goldilocks` for `GoldilocksFast`, or `C` itself) and the textbook
 /// permutation of the ct instance's parameters agree on `state` (`T` elements).
 pub fn assert_paths_agree<
-    C: PrimeField,
-    A: PrimeField + From<C>,
+    C: PrimeField + LinearLayers,
+    A: PrimeField + LinearLayers + From<C>,
     const T: usize,
     const RF: usize,
     const RP: usize,
@@ -35,14 +36,19 @@ pub fn assert_paths_agree<
 }
 
 /// `xs` as elements of `A`.
-pub fn lift<C: PrimeField, A: PrimeField + From<C>>(xs: &[C]) -> Vec<A> {
+pub fn lift<C: PrimeField + LinearLayers, A: PrimeField + LinearLayers + From<C>>(
+    xs: &[C],
+) -> Vec<A> {
     xs.iter().map(|&x| A::from(x)).collect()
 }
 
 /// The Merkle compression of one group of children (`inputs`: `merkle_arity · D` elements) on
 /// the runtime path (`compress_batch` of one group, and `compress` where `D = 1`) and
 /// `ct_compressed` (the ct path's digest of the same group) equal the textbook compression.
-pub fn assert_compress_agrees<C: PrimeField, A: PrimeField + From<C>>(
+pub fn assert_compress_agrees<
+    C: PrimeField + LinearLayers,
+    A: PrimeField + LinearLayers + From<C>,
+>(
     params: &fast_poseidon2::Poseidon2Params<C>,
     flexible: &Poseidon2<A>,
     inputs: &[C],
@@ -68,8 +74,8 @@ pub fn assert_compress_agrees<C: PrimeField, A: PrimeField + From<C>>(
 /// `absorb_cuts`, squeezing in pieces cut at `squeeze_cuts`) all equal the textbook sponge.
 /// `rate` must be in `1..T`, `out >= 1`, `inputs` non-empty.
 pub fn assert_sponge_agrees<
-    C: PrimeField,
-    A: PrimeField + From<C>,
+    C: PrimeField + LinearLayers,
+    A: PrimeField + LinearLayers + From<C>,
     const T: usize,
     const RF: usize,
     const RP: usize,
@@ -125,8 +131,8 @@ fn split<'a, T>(xs: &'a [T], cuts: &[usize]) -> Vec<&'a [T]> {
 
 /// `hashv_bytes` on both paths equals the textbook byte API, errors included.
 pub fn assert_bytes_agree<
-    C: PrimeField,
-    A: PrimeField,
+    C: PrimeField + LinearLayers,
+    A: PrimeField + LinearLayers,
     const T: usize,
     const RF: usize,
     const RP: usize,
@@ -162,8 +168,8 @@ pub fn assert_bytes_agree<
 /// equals the textbook root, through `merkle_root_digests`, the incremental `MerkleBuilder`
 /// and, where `D = 1`, `merkle_root`.
 pub fn assert_batch_agrees<
-    C: PrimeField,
-    A: PrimeField + From<C>,
+    C: PrimeField + LinearLayers,
+    A: PrimeField + LinearLayers + From<C>,
     const T: usize,
     const RF: usize,
     const RP: usize,
@@ -224,7 +230,10 @@ pub fn assert_batch_agrees<
 
 /// `merkle_root_digests` over flat `D`-element leaves (`D` = 1 or 4, the shipped fields'),
 /// as a vector; `None` on any error.
-pub fn merkle_root_digests<A: PrimeField>(perm: &Poseidon2<A>, leaves: &[A]) -> Option<Vec<A>> {
+pub fn merkle_root_digests<A: PrimeField + LinearLayers>(
+    perm: &Poseidon2<A>,
+    leaves: &[A],
+) -> Option<Vec<A>> {
     match textbook::digest_len::<A>() {
         1 => perm
             .merkle_root_digests::<1>(leaves.as_chunks().0)
@@ -244,7 +253,7 @@ pub fn builder_root<P>(
 ) -> Option<Vec<P::Field>>
 where
     P: fast_poseidon2::modes::Permutation,
-    P::Field: PrimeField,
+    P::Field: PrimeField + LinearLayers,
 {
     match textbook::digest_len::<P::Field>() {
         1 => builder.finish::<1>().ok().map(|r| r.to_vec()),

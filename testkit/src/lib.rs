@@ -6,6 +6,7 @@
 //! shipped instances ([`for_each_instance!`]).
 
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use serde_json::Value;
 
 /// Parses a test-vector file from the crate's `tests/vectors/`.
@@ -59,8 +60,8 @@ pub mod textbook;
 /// `output.hex`) is reproduced by both the const-generic path (field `C`) and the runtime path
 /// (field `F`; the two differ for Goldilocks: `GoldilocksFast` and the ark `Goldilocks`).
 pub fn assert_kat<
-    C: PrimeField,
-    F: PrimeField,
+    C: PrimeField + LinearLayers,
+    F: PrimeField + LinearLayers,
     const T: usize,
     const RF: usize,
     const RP: usize,
@@ -105,7 +106,7 @@ pub fn random_states<F: PrimeField, const T: usize>(seed: u64, count: usize) -> 
 /// Asserts that the const-generic and the runtime path both map `state` to `expected`; `what`
 /// names the case in a failure message.
 pub fn assert_both_paths<
-    F: PrimeField,
+    F: PrimeField + LinearLayers,
     const T: usize,
     const RF: usize,
     const RP: usize,

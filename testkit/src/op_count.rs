@@ -12,6 +12,7 @@
 //! Used by `tests/math/op_counts.rs` and `benches/floor.rs`.
 
 use fast_poseidon2::field::Field;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Poseidon2, Poseidon2Params, ct::Poseidon2Ct};
 use std::cell::Cell;
 
@@ -103,6 +104,10 @@ impl<F: Field> Field for Counted<F> {
         Counted(self.0.sbox::<D>())
     }
 }
+
+/// The generic linear layers (the one line a field implemented outside the crate adds to run
+/// the permutation): every addition, doubling and diagonal product they make is counted.
+impl<F: Field> LinearLayers for Counted<F> {}
 
 /// `params` with every constant wrapped in [`Counted`]: the same instance, instrumented.
 pub fn counted_params<F: Field>(params: &Poseidon2Params<F>) -> Poseidon2Params<Counted<F>> {

@@ -8,6 +8,7 @@ use testkit as common;
 
 use common::modulus_be;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Endianness, Error, MAX_BYTE_INPUTS, Poseidon2};
 use proptest::prelude::*;
 use std::time::Instant;
@@ -19,7 +20,7 @@ type Call<'a> = &'a dyn Fn(Endianness, &[&[u8]]) -> Result<[u8; 32], Error>;
 
 /// The right answer for valid `inputs`, from the field-element API: decode each slice, hash with
 /// rate `t - D` and `D` outputs, write each output canonically in `endianness`.
-fn expected_digest<F: PrimeField>(
+fn expected_digest<F: PrimeField + LinearLayers>(
     perm: &Poseidon2<F>,
     endianness: Endianness,
     inputs: &[&[u8]],
@@ -47,7 +48,10 @@ fn expected_digest<F: PrimeField>(
 }
 
 /// True when every `F::BYTES` chunk of `digest`, read in `endianness`, is below `p`.
-fn digest_is_canonical<F: PrimeField>(digest: &[u8; 32], endianness: Endianness) -> bool {
+fn digest_is_canonical<F: PrimeField + LinearLayers>(
+    digest: &[u8; 32],
+    endianness: Endianness,
+) -> bool {
     digest.chunks_exact(F::BYTES).all(|chunk| {
         let mut be = chunk.to_vec();
         if endianness == Le {
@@ -79,7 +83,7 @@ fn case(id: u32, endianness: Endianness, inputs: &[&str], expected: Option<Error
 
 /// Runs each case through `call`, then a valid call (`1 ‖ 2`, big-endian) whose answer must
 /// still equal the field-element API's.
-fn run_cases<F: PrimeField>(perm: &Poseidon2<F>, call: Call<'_>, cases: &[Case]) {
+fn run_cases<F: PrimeField + LinearLayers>(perm: &Poseidon2<F>, call: Call<'_>, cases: &[Case]) {
     let mut one = vec![0u8; F::BYTES];
     let mut two = one.clone();
     *one.last_mut().unwrap() = 1;
@@ -313,7 +317,7 @@ mod bn254 {
 /// For random canonical elements: the little-endian digest of little-endian inputs is the
 /// big-endian digest of big-endian inputs with each output element's bytes reversed (the whole
 /// 32 bytes when there is one output element).
-fn check_le_be_reversal<F: PrimeField>(call: Call<'_>, seeds: &[[u8; 32]]) {
+fn check_le_be_reversal<F: PrimeField + LinearLayers>(call: Call<'_>, seeds: &[[u8; 32]]) {
     let be: Vec<Vec<u8>> = seeds
         .iter()
         .map(|seed| {
@@ -337,7 +341,7 @@ fn check_le_be_reversal<F: PrimeField>(call: Call<'_>, seeds: &[[u8; 32]]) {
 
 /// The cases of `bytes.md` that depend only on `p` and `F::BYTES`, built from the modulus of
 /// any field: `p`, `p + 1`, all-ones (`>= p`), `p - 1` (accepted), lengths `BYTES ± 1`, 0, 32.
-fn modulus_cases<F: PrimeField>() -> Vec<Case> {
+fn modulus_cases<F: PrimeField + LinearLayers>() -> Vec<Case> {
     let p = modulus_be::<F>();
     let add = |delta: i8| {
         let mut x = p.clone();
@@ -424,12 +428,16 @@ macro_rules! byte_tests {
 }
 
 /// [`modulus_cases`] for the field of `perm`.
-fn modulus_cases_for<F: PrimeField>(_: &Poseidon2<F>) -> Vec<Case> {
+fn modulus_cases_for<F: PrimeField + LinearLayers>(_: &Poseidon2<F>) -> Vec<Case> {
     modulus_cases::<F>()
 }
 
 /// [`check_le_be_reversal`] for the field of `perm`.
-fn check_le_be_reversal_for<F: PrimeField>(_: &Poseidon2<F>, call: Call<'_>, seeds: &[[u8; 32]]) {
+fn check_le_be_reversal_for<F: PrimeField + LinearLayers>(
+    _: &Poseidon2<F>,
+    call: Call<'_>,
+    seeds: &[[u8; 32]],
+) {
     check_le_be_reversal::<F>(call, seeds);
 }
 

@@ -9,10 +9,11 @@ use testkit as common;
 
 use common::{convert, from_hex, hex_array, vectors};
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Error, Poseidon2, ct::Poseidon2Ct};
 
 /// The known answer `id` from `kats.json` `modes.vectors`: (inputs, output).
-fn mode_vector<F: PrimeField>(id: &str) -> (Vec<F>, F) {
+fn mode_vector<F: PrimeField + LinearLayers>(id: &str) -> (Vec<F>, F) {
     let kats = vectors("kats.json");
     let entry = kats["modes"]["vectors"]
         .as_array()
@@ -25,7 +26,12 @@ fn mode_vector<F: PrimeField>(id: &str) -> (Vec<F>, F) {
 }
 
 /// Checks the `{prefix}_compress` and `{prefix}_merkle4` known answers on both t = 3 paths.
-fn check_reference_mode_vectors<F: PrimeField, const RF: usize, const RP: usize, const D: u64>(
+fn check_reference_mode_vectors<
+    F: PrimeField + LinearLayers,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
     prefix: &str,
     ct: &Poseidon2Ct<F, 3, RF, RP, D>,
     flexible: &Poseidon2<F>,
@@ -142,8 +148,8 @@ fn check_compress<
     ct: &Poseidon2Ct<C, T, RF, RP, D>,
     flexible: &Poseidon2<F>,
 ) where
-    C: PrimeField,
-    F: PrimeField,
+    C: PrimeField + LinearLayers,
+    F: PrimeField + LinearLayers,
 {
     const { assert!(N + 1 == T) };
     let mut state = [C::ZERO; T];

@@ -8,6 +8,7 @@ use testkit as common;
 
 use common::{convert, from_hex, is_canonical, textbook, vectors};
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::modes::Sponge;
 use fast_poseidon2::{Error, Poseidon2, ct::Poseidon2Ct};
 use proptest::prelude::*;
@@ -113,8 +114,8 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
     ct: &Poseidon2Ct<C, T, RF, RP, D>,
     flexible: &Poseidon2<F>,
 ) where
-    C: PrimeField,
-    F: PrimeField,
+    C: PrimeField + LinearLayers,
+    F: PrimeField + LinearLayers,
 {
     let rate = T - textbook::digest_len::<F>();
     let n = |v: u64| F::from_u64(v);
@@ -225,8 +226,8 @@ fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const
     absorb_split: usize,
     squeeze_split: usize,
 ) where
-    C: PrimeField,
-    F: PrimeField,
+    C: PrimeField + LinearLayers,
+    F: PrimeField + LinearLayers,
 {
     let rate = 1 + rate_pick % (T - textbook::digest_len::<F>());
     let inputs: Vec<F> = seed.iter().map(|&x| F::from_u64(x)).collect();
@@ -291,8 +292,8 @@ fn check_static_hash<
     ct: &Poseidon2Ct<C, T, RF, RP, D>,
     flexible: &Poseidon2<F>,
 ) where
-    C: PrimeField,
-    F: PrimeField,
+    C: PrimeField + LinearLayers,
+    F: PrimeField + LinearLayers,
 {
     let inputs: Vec<F> = (1..=7).map(F::from_u64).collect();
     let ct_inputs: Vec<C> = (1..=7).map(C::from_u64).collect();

@@ -13,6 +13,7 @@ use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast, MODULUS};
 use fast_poseidon2::instances::{bn254, goldilocks};
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{BatchBackend, Error, Poseidon2, Poseidon2Params, batch_backend};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use small::F257;
@@ -22,7 +23,7 @@ use small::F257;
 const SIZES: [usize; 12] = [0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 1000];
 
 /// Says which backend is under test, and loudly when the CPU lacks a SIMD one.
-fn announce<F: Field>(field: &str) {
+fn announce<F: Field + LinearLayers>(field: &str) {
     match batch_backend::<F>() {
         BatchBackend::Portable => eprintln!(
             "NOTE: no SIMD batch backend for {field} on this CPU/build (AVX-512 IFMA, AVX-512F \
@@ -34,7 +35,7 @@ fn announce<F: Field>(field: &str) {
 
 /// The extreme values of a field's representation: 0, 1 and p - 1, and for the lazily reduced
 /// `GoldilocksFast` also the non-canonical words up to `2^64 - 1` a kernel must accept.
-trait Extremes: PrimeField {
+trait Extremes: PrimeField + LinearLayers {
     fn extremes() -> Vec<Self> {
         vec![Self::ZERO, Self::ONE, minus_one::<Self>()]
     }
@@ -61,13 +62,13 @@ impl Extremes for GoldilocksFast {
     }
 }
 
-fn random<F: PrimeField>(rng: &mut StdRng) -> F {
+fn random<F: PrimeField + LinearLayers>(rng: &mut StdRng) -> F {
     let bytes: Vec<u8> = (0..F::BYTES).map(|_| rng.r#gen()).collect();
     F::from_be_bytes_reduced(&bytes)
 }
 
 /// `p - 1`, the largest canonical element.
-fn minus_one<F: PrimeField>() -> F {
+fn minus_one<F: PrimeField + LinearLayers>() -> F {
     F::ZERO.sub(F::ONE)
 }
 
@@ -415,12 +416,12 @@ fn compress_batch_rejects_a_ragged_input() {
 
 /// `Poseidon2::permute_batch` on parameters generated over `F` for S-box degree `d` and width
 /// `t` equals the scalar permutation on 17 random states.
-fn check_runtime_batch<F: PrimeField>(d: u64, t: usize) {
+fn check_runtime_batch<F: PrimeField + LinearLayers>(d: u64, t: usize) {
     check_batch_of(&Poseidon2Params::<F>::generate(t, d, 8, 12).expect("params"));
 }
 
 /// `Poseidon2::permute_batch` on `params` equals the scalar permutation on 17 random states.
-fn check_batch_of<F: PrimeField>(params: &Poseidon2Params<F>) {
+fn check_batch_of<F: PrimeField + LinearLayers>(params: &Poseidon2Params<F>) {
     let (t, d) = (params.width(), params.sbox_degree());
     let perm = Poseidon2::new(params.clone());
     let mut rng = StdRng::seed_from_u64(d);
@@ -459,7 +460,7 @@ fn goldilocks_batch_equals_scalar_at_the_other_widths() {
 /// same map as the scalar path.
 #[test]
 fn batch_equals_scalar_for_explicit_parameters_of_degrees_three_and_eleven() {
-    fn check<F: PrimeField>(d: u64, t: usize) {
+    fn check<F: PrimeField + LinearLayers>(d: u64, t: usize) {
         let g = Poseidon2Params::<F>::generate(t, 5, 8, 12).expect("params");
         let params = Poseidon2Params::new(
             t,
@@ -568,7 +569,7 @@ mod merkle_builder {
         seed: u64,
     ) where
         P: Permutation,
-        P::Field: PrimeField,
+        P::Field: PrimeField + LinearLayers,
     {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut builder = MerkleBuilder::new(perm).unwrap();
@@ -582,7 +583,7 @@ mod merkle_builder {
         assert_eq!(builder.finish(), root(leaves), "{} leaves", leaves.len());
     }
 
-    fn digests<F: PrimeField, const N: usize>(n: usize, seed: u64) -> Vec<[F; N]> {
+    fn digests<F: PrimeField + LinearLayers, const N: usize>(n: usize, seed: u64) -> Vec<[F; N]> {
         let mut rng = StdRng::seed_from_u64(seed);
         (0..n)
             .map(|_| core::array::from_fn(|_| F::from_u64(rng.r#gen())))

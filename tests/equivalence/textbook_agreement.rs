@@ -7,9 +7,16 @@ use testkit as common;
 
 use common::{assert_both_paths, random_states, textbook};
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Poseidon2, ct::Poseidon2Ct};
 
-fn assert_agree<F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+fn assert_agree<
+    F: PrimeField + LinearLayers,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
     ct: &Poseidon2Ct<F, T, RF, RP, D>,
     flexible: &Poseidon2<F>,
 ) {

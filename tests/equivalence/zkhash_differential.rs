@@ -9,6 +9,7 @@ use testkit as common;
 use ark_ff_04::{BigInteger, PrimeField as ReferenceField};
 use common::{assert_both_paths, random_states};
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Poseidon2, Poseidon2Params, ct::Poseidon2Ct};
 use std::sync::Arc;
 use zkhash::poseidon2::poseidon2::Poseidon2 as Reference;
@@ -21,13 +22,13 @@ const STATES: usize = 1000;
 const SEED: u64 = 0x506f_7365_6964_6f6e;
 
 /// A zkhash element as ours, through its canonical bytes.
-fn from_reference<F: PrimeField, G: ReferenceField>(x: &G) -> F {
+fn from_reference<F: PrimeField + LinearLayers, G: ReferenceField>(x: &G) -> F {
     let bytes = x.into_bigint().to_bytes_be();
     F::from_canonical_be_bytes(&bytes[bytes.len() - F::BYTES..]).expect("canonical")
 }
 
 /// One of our elements as zkhash's, through its canonical bytes.
-fn to_reference<F: PrimeField, G: ReferenceField>(x: F) -> G {
+fn to_reference<F: PrimeField + LinearLayers, G: ReferenceField>(x: F) -> G {
     let mut bytes = vec![0u8; F::BYTES];
     x.write_canonical_be_bytes(&mut bytes);
     let y = G::from_be_bytes_mod_order(&bytes);
@@ -37,7 +38,7 @@ fn to_reference<F: PrimeField, G: ReferenceField>(x: F) -> G {
 
 /// zkhash's round-constant rows (`R_F + R_P` rows of `t`; partial rows hold their constant in
 /// position 0 and zeros elsewhere) and `mat_diag_m_1` equal our parameters entry by entry.
-fn assert_tables_equal<F: PrimeField, G: ReferenceField>(
+fn assert_tables_equal<F: PrimeField + LinearLayers, G: ReferenceField>(
     ours: &Poseidon2Params<F>,
     rows: &[Vec<G>],
     diag_m1: &[G],
@@ -68,7 +69,7 @@ fn assert_tables_equal<F: PrimeField, G: ReferenceField>(
 /// zkhash, our `ct` path and our runtime path agree on the all-zero state, the all-`(p - 1)`
 /// state and `STATES` random states drawn from `seed`.
 fn assert_paths_agree<
-    F: PrimeField,
+    F: PrimeField + LinearLayers,
     G: ReferenceField,
     const T: usize,
     const RF: usize,

@@ -11,6 +11,7 @@ use testkit as common;
 
 use common::{assert_kat, hex_array, instance, textbook, to_hex, vectors};
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Poseidon2, Poseidon2Params};
 use serde_json::{Value, json};
 
@@ -18,7 +19,7 @@ const FILE: &str = "frozen_kats.json";
 
 /// The textbook permutation of freshly generated parameters maps the frozen input to the
 /// frozen output.
-fn assert_textbook_gives_frozen_kat<F: PrimeField>(id: &str) {
+fn assert_textbook_gives_frozen_kat<F: PrimeField + LinearLayers>(id: &str) {
     let file = vectors(FILE);
     let entry = instance(&file, id);
     let number = |key: &str| entry[key].as_u64().expect("number");
@@ -108,7 +109,14 @@ frozen_kat_tests!(
 );
 
 /// One `frozen_kats.json` entry: generated parameters, runtime path, input `[0, ..., t-1]`.
-fn freeze<F: PrimeField>(id: &str, field: &str, t: usize, d: u64, rf: usize, rp: usize) -> Value {
+fn freeze<F: PrimeField + LinearLayers>(
+    id: &str,
+    field: &str,
+    t: usize,
+    d: u64,
+    rf: usize,
+    rp: usize,
+) -> Value {
     let params = Poseidon2Params::<F>::generate(t, d, rf, rp).expect("generate");
     let input: Vec<F> = (0..t as u64).map(F::from_u64).collect();
     let output = Poseidon2::new(params).permutation(&input).expect("width");
@@ -157,7 +165,7 @@ const MODES_FILE: &str = "modes_kats.json";
 fn encoded_inputs<P>(_: &P) -> Vec<Vec<u8>>
 where
     P: fast_poseidon2::modes::Permutation,
-    P::Field: PrimeField,
+    P::Field: PrimeField + LinearLayers,
 {
     (1..=3u64)
         .map(|i| {
@@ -186,7 +194,7 @@ macro_rules! mode_outputs {
 fn mode_outputs<P>(perm: &P, bytes: [u8; 32]) -> Value
 where
     P: fast_poseidon2::modes::Permutation,
-    P::Field: PrimeField,
+    P::Field: PrimeField + LinearLayers,
 {
     use fast_poseidon2::merkle::MerkleBuilder;
     use fast_poseidon2::modes::{Sponge, digest_len};

@@ -4,6 +4,7 @@
 
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast, MODULUS};
+use fast_poseidon2::linear::LinearLayers;
 use proptest::prelude::*;
 
 const P: u64 = MODULUS;
@@ -244,14 +245,14 @@ fn goldilocks_fast_layers_equal_the_ark_fields_layers() {
             let diag: Vec<u64> = (0..t).map(|i| EDGES[(i * 5 + 3) % EDGES.len()]).collect();
             let mut x: Vec<GoldilocksFast> = raw.iter().map(|&a| fast(a)).collect();
             let mut y: Vec<Goldilocks> = raw.iter().map(|&a| Goldilocks::from(a)).collect();
-            GoldilocksFast::external_layer(&mut x);
-            Goldilocks::external_layer(&mut y);
+            <GoldilocksFast as LinearLayers>::external_layer(&mut x);
+            <Goldilocks as LinearLayers>::external_layer(&mut y);
             let ours: Vec<Goldilocks> = x.iter().map(|&v| Goldilocks::from(v)).collect();
             assert_eq!(ours, y, "external, t = {t}, shift {shift}");
             let fast_diag: Vec<GoldilocksFast> = diag.iter().map(|&a| fast(a)).collect();
             let ark_diag: Vec<Goldilocks> = diag.iter().map(|&a| Goldilocks::from(a)).collect();
-            GoldilocksFast::internal_layer(&mut x, &fast_diag);
-            Goldilocks::internal_layer(&mut y, &ark_diag);
+            <GoldilocksFast as LinearLayers>::internal_layer(&mut x, &fast_diag);
+            <Goldilocks as LinearLayers>::internal_layer(&mut y, &ark_diag);
             let ours: Vec<Goldilocks> = x.iter().map(|&v| Goldilocks::from(v)).collect();
             assert_eq!(ours, y, "internal, t = {t}, shift {shift}");
         }

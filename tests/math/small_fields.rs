@@ -14,13 +14,14 @@ use testkit::small;
 use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::{Field, PrimeField};
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::linear::{external_layer, internal_layer};
 use fast_poseidon2::{Error, Poseidon2, Poseidon2Params};
 use small::{F11, F13, F17, F19, F23, F29, F31, F257, canonical, determinant, modulus};
 
 /// Enumerates all `p^t` states, permutes each in place with `perm` and asserts that no two
 /// states share an image (pigeonhole: injective on a finite set, hence a bijection).
-fn assert_bijection<F: PrimeField>(t: usize, mut perm: impl FnMut(&mut [F])) {
+fn assert_bijection<F: PrimeField + LinearLayers>(t: usize, mut perm: impl FnMut(&mut [F])) {
     let p = modulus::<F>();
     let states = p.pow(t as u32);
     let mut seen = vec![false; states];
@@ -43,7 +44,7 @@ fn assert_bijection<F: PrimeField>(t: usize, mut perm: impl FnMut(&mut [F])) {
 /// The ct permutation of `generate(T, D, RF, RP)` over `F` is a bijection on all `p^T` states,
 /// and on every state it equals the runtime permutation and the textbook permutation.
 fn assert_generated_permutation_is_bijective<
-    F: PrimeField,
+    F: PrimeField + LinearLayers,
     const T: usize,
     const RF: usize,
     const RP: usize,
@@ -93,7 +94,7 @@ fn permutation_is_a_bijection_over_f257_t3() {
 }
 
 /// The `t x t` matrix of a linear map, column `j` = the map applied to the unit vector `e_j`.
-fn matrix_of<F: PrimeField>(t: usize, layer: impl Fn(&mut [F])) -> Vec<Vec<F>> {
+fn matrix_of<F: PrimeField + LinearLayers>(t: usize, layer: impl Fn(&mut [F])) -> Vec<Vec<F>> {
     (0..t)
         .map(|j| {
             let mut e = vec![F::ZERO; t];
@@ -108,7 +109,7 @@ fn matrix_of<F: PrimeField>(t: usize, layer: impl Fn(&mut [F])) -> Vec<Vec<F>> {
 const WIDTHS: [usize; 10] = [2, 3, 4, 8, 12, 16, 20, 24, 28, 32];
 
 /// The matrix with columns `columns`, as rows.
-fn transpose<F: PrimeField>(columns: Vec<Vec<F>>) -> Vec<Vec<F>> {
+fn transpose<F: PrimeField + LinearLayers>(columns: Vec<Vec<F>>) -> Vec<Vec<F>> {
     (0..columns.len())
         .map(|i| columns.iter().map(|col| col[i]).collect())
         .collect()
@@ -116,7 +117,7 @@ fn transpose<F: PrimeField>(columns: Vec<Vec<F>>) -> Vec<Vec<F>> {
 
 #[test]
 fn external_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
-    fn check<F: PrimeField>() {
+    fn check<F: PrimeField + LinearLayers>() {
         for t in WIDTHS {
             let layer = transpose(matrix_of::<F>(t, external_layer));
             assert_eq!(layer, textbook::external_matrix::<F>(t), "t = {t}");
@@ -128,7 +129,7 @@ fn external_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
 
 #[test]
 fn internal_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
-    fn check<F: PrimeField>() {
+    fn check<F: PrimeField + LinearLayers>() {
         for t in WIDTHS {
             // Distinct diagonal entries, so a swapped or misplaced entry shows (t = 2, 3 use
             // their fixed diagonals).
@@ -153,7 +154,7 @@ fn internal_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
 
 #[test]
 fn external_layer_is_invertible_for_every_width_over_f17_and_f257() {
-    fn check<F: PrimeField>() {
+    fn check<F: PrimeField + LinearLayers>() {
         for t in WIDTHS {
             let det = determinant(matrix_of::<F>(t, external_layer));
             assert_ne!(det, F::ZERO, "M_E singular for t = {t}");
@@ -165,7 +166,7 @@ fn external_layer_is_invertible_for_every_width_over_f17_and_f257() {
 
 #[test]
 fn fixed_internal_layers_for_t2_and_t3_have_determinants_5_and_7() {
-    fn check<F: PrimeField>() {
+    fn check<F: PrimeField + LinearLayers>() {
         for (t, det) in [(2, 5), (3, 7)] {
             let matrix = matrix_of::<F>(t, |s| internal_layer(s, &[]));
             assert_eq!(determinant(matrix), F::from_u64(det), "t = {t}");
@@ -179,7 +180,7 @@ fn fixed_internal_layers_for_t2_and_t3_have_determinants_5_and_7() {
 /// legitimately fail for others: then `generate` returns `InsecureInternalMatrix`).
 #[test]
 fn generated_internal_layers_are_invertible_over_f17_and_f257() {
-    fn check<F: PrimeField>(t: usize) {
+    fn check<F: PrimeField + LinearLayers>(t: usize) {
         let params = Poseidon2Params::<F>::generate(t, 3, 8, 4).expect("a secure diagonal");
         let diag = params.internal_diagonal_minus_one();
         let matrix = matrix_of::<F>(t, |s| internal_layer(s, diag));
@@ -208,7 +209,7 @@ fn generate_rejects_odd_full_rounds() {
 
 #[test]
 fn generate_accepts_a_degree_exactly_when_it_is_coprime_to_p_minus_1() {
-    fn check<F: PrimeField>() {
+    fn check<F: PrimeField + LinearLayers>() {
         let p = modulus::<F>() as u64;
         for d in [3, 5, 7, 11] {
             let coprime = !(p - 1).is_multiple_of(d); // d is prime

@@ -74,7 +74,7 @@ use core::marker::PhantomData;
 use super::BatchBackend;
 use crate::field::{Field, PrimeField, Sealed, SboxOps, sbox_chain};
 use crate::goldilocks::{GoldilocksFast, MODULUS};
-use crate::linear::{LinearOps, external_layer, internal_layer_fixed};
+use crate::linear::{DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed};
 use crate::params::MAX_WIDTH;
 use crate::permutation::{RoundConstants, RoundOps, permute};
 
@@ -461,6 +461,25 @@ impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
         }
         sbox_chain::<Self, D>(self)
     }
+}
+
+/// Products by a diagonal entry for [`LinearLayers`]' supertrait; the override of
+/// [`LinearLayers::internal_layer`] below fuses them with the sum instead.
+impl<V: Lanes, const G: usize> DiagonalOps<Constant<V>> for Packed<V, G> {
+    #[inline(always)]
+    fn mul_diagonal(mut self, m: &Constant<V>) -> Self {
+        for x in &mut self.0 {
+            *x = mul(*x, m.value);
+        }
+        self
+    }
+}
+
+/// Both layers overridden (the generic ones would reduce after every addition and product):
+/// the external layer runs on exact 32-bit halves with one recombination per output, the
+/// t >= 4 internal layer accumulates the sum with a carry count and fuses each product with it
+/// into one reduction (bounds in the module docs).
+impl<V: Lanes, const G: usize> LinearLayers<Constant<V>> for Packed<V, G> {
     /// [`crate::linear::external_layer`] on the 32-bit halves of the words with plain
     /// additions, one vector group at a time (its halves fit in registers), then one
     /// recombination per output (bounds in the module docs).
