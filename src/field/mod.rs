@@ -4,7 +4,7 @@
 //! - [`Field`]: exactly the operations the permutation runs (add, double, square, mul, the S-box
 //!   `x^d` as a fixed multiplication chain, constants, `from_u64`). A field brings its fastest
 //!   arithmetic by implementing it; the permutation never calls a generic `pow`. The linear
-//!   layers are not here: they belong to the permutation layer (`crate::linear::LinearLayers`,
+//!   layers are not here: they belong to the permutation layer (`LinearLayers` in module `linear`,
 //!   whose defaults run on these operations).
 //! - [`PrimeField`]: what parameter generation, the security check and the byte API need on top
 //!   (subtraction, inversion, the modulus, canonical byte encodings). Not on any hot path.
