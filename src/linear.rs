@@ -18,8 +18,9 @@
 //! [`LinearLayers`], a trait of the permutation layer (not of [`Field`], which holds arithmetic
 //! only): its defaults are the generic layers, and a representation that computes the same
 //! values faster overrides them there. Overrides, one per representation, each saying why:
-//! - ark-ff `Fp` (`src/field/ark.rs`): the four-limb internal layer (products reading `m_i` in
-//!   place for the MULX/ADX kernel; BN254's lazily reduced sum);
+//! - ark-ff `Fp` (below, on the four-limb arithmetic of `src/field/ark.rs`): the four-limb
+//!   internal layer (products reading `m_i` in place for the MULX/ADX kernel; BN254's lazily
+//!   reduced sum);
 //! - `GoldilocksFast` (`src/goldilocks/fast.rs`): both layers on unreduced `u128` lanes;
 //! - the Goldilocks batch kernel's vectors: both layers (exact 32-bit halves, fused
 //!   multiply-add with one reduction).
@@ -83,9 +84,9 @@ impl<F: Field> DiagonalOps for F {
 
 /// The linear layers as the round driver runs them, implemented by each representation of
 /// state elements (the fields, and the SIMD batch backends' vectors), with diagonal entries of
-/// type `C` (the field itself for a field). The defaults are the
-/// generic layers of this module; a representation overrides one only with a faster computation
-/// of the same values mod p (the module docs list the overrides and why each exists).
+/// type `C` (the field itself for a field). The defaults are the generic layers of this module;
+/// a representation overrides one only with a faster computation of the same values mod p (the
+/// module docs list the overrides and why each exists).
 ///
 /// A [`Field`] implemented outside this crate needs one line to run the permutation,
 /// ```
@@ -206,6 +207,9 @@ pub fn external_layer<A: LinearOps>(state: &mut [A]) {
 /// a doubling. No length panics: fewer than two elements are left as they are, and for t >= 4
 /// elements past the end of `diag_m1` are left as they are, which is not a Poseidon2 layer
 /// (instances always pass `t` entries).
+///
+/// The t >= 4 formula `y_i = m_i x_i + sum(x)` is written here once for every representation;
+/// the module docs list the overrides of [`LinearLayers::internal_layer`] and why each exists.
 #[inline(always)]
 pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
     if state.len() < 2 {
@@ -215,17 +219,9 @@ pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
         internal_layer_fixed(state);
     } else {
         let s = sum(state);
-        internal_layer_with_sum(state, diag_m1, s);
-    }
-}
-
-/// The t >= 4 formula `y_i = m_i x_i + s` for a given `s = sum(x)`: the one place it is
-/// written for every representation whose products and additions are its own operations (an
-/// override that sums differently, e.g. lazily, computes `s` and calls this).
-#[inline(always)]
-pub(crate) fn internal_layer_with_sum<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C], s: A) {
-    for (x, m) in state.iter_mut().zip(diag_m1) {
-        *x = x.mul_diagonal(m).add(s);
+        for (x, m) in state.iter_mut().zip(diag_m1) {
+            *x = x.mul_diagonal(m).add(s);
+        }
     }
 }
 

@@ -59,9 +59,9 @@
 //! - [`canonical`]: a `u64` is `< 2p`, so one conditional subtraction of `p` gives `[0, p)`.
 //!
 //! # Round structure
-//! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`]; the
-//! external layer and the fixed t = 2, 3 internal matrices are [`crate::linear`]'s, run on
-//! [`LinearOps`]: the external layer with the exact additions of [`Halves`], the fixed internal
+//! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`] and
+//! [`LinearLayers`]; the external layer and the fixed t = 2, 3 internal matrices are
+//! [`crate::linear`]'s, run on [`LinearOps`]: the external layer with the exact additions of [`Halves`], the fixed internal
 //! matrices with the lazy [`add`]. Round constants are converted once per batch call to
 //! canonical plain values and broadcast into registers (a [`Constant`]: the value and its high
 //! half, shared by the groups). A field stored as `x r` (`r` = its [`Field::goldilocks_factor`]) is multiplied by
