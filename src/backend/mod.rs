@@ -12,20 +12,18 @@
 //!   one `u64` lane per element with the special-form reduction. Taken for the Goldilocks field
 //!   (`GoldilocksFast` and ark's `Goldilocks`): AVX-512F when the CPU has it, else AVX2.
 //!
-//! - **MULX/ADX** ([`mulx_adx`], x86_64 with `std`): not a batch backend but the scalar
-//!   four-limb Montgomery product of `field::montgomery` (BN254, BLS12-381 permutations one state
-//!   at a time), taken when the CPU has `bmi2` and `adx` ([`montgomery_mul`]); beside it the
-//!   four-limb modular addition in baseline x86_64 assembly ([`montgomery_add`]).
+//! The scalar MULX/ADX Montgomery product and the assembly addition of BN254 and BLS12-381
+//! (one state at a time) are not batch backends: they live in the field layer
+//! (`field::mulx_adx`, its own fenced `unsafe` module).
 //!
 //! The choice is made at run time, without build flags: `std::is_x86_feature_detected!` probes
 //! the CPU once and caches the answer, so each batch call costs one cached lookup.
 //!
-//! This module and its children are the only code of the crate allowed to use `unsafe`: the call
-//! into a `#[target_feature]` kernel after detection, the vector instructions, and the MULX/ADX
-//! inline assembly, each with a `// SAFETY:` comment.
+//! This module and its children, and `field::mulx_adx`, are the only code of the crate allowed
+//! to use `unsafe`: here the call into a `#[target_feature]` kernel after detection and the
+//! vector instructions, there the MULX/ADX inline assembly, each with a `// SAFETY:` comment.
 
 use crate::field::Field;
-use crate::field::montgomery::Modulus;
 use crate::permutation::{RoundConstants, permute};
 
 /// Items or statements that exist only where a SIMD backend can run: x86_64 with `std`
@@ -54,48 +52,6 @@ macro_rules! simd_only {
 simd_only! { items:
     mod avx512_ifma;
     mod goldilocks;
-    mod mulx_adx;
-}
-
-/// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, by the MULX/ADX kernel for `a + p < 2^256`
-/// and any `b`, or `None` where the CPU (or the build: no `std`, Miri, forced portable) does not
-/// run it; the scalar four-limb Montgomery arithmetic of `field::montgomery` then uses its
-/// portable code.
-#[inline(always)]
-pub(crate) fn montgomery_mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> Option<[u64; 4]> {
-    simd_only! { statements:
-        if mulx_adx::available() {
-            return Some(mulx_adx::mul(a, b, m));
-        };
-    }
-    let _ = (a, b, m);
-    None
-}
-
-/// `a^2 / 2^256 mod p` as [`montgomery_mul`] computes `a · a` (same contract and `None` case).
-#[inline(always)]
-pub(crate) fn montgomery_square(a: &[u64; 4], m: &Modulus) -> Option<[u64; 4]> {
-    simd_only! { statements:
-        if mulx_adx::available() {
-            return Some(mulx_adx::square(a, m));
-        };
-    }
-    let _ = (a, m);
-    None
-}
-
-/// `(a + b) mod p` for canonical `a`, `b` and `p < 2^255`, in assembly on x86_64 (see
-/// `mulx_adx::add`), or `None` (the caller adds portably).
-#[inline(always)]
-pub(crate) fn montgomery_add(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> Option<[u64; 4]> {
-    simd_only! { statements:
-        return Some(mulx_adx::add(a, b, m));
-    }
-    #[allow(unreachable_code)]
-    {
-        let _ = (a, b, m);
-        None
-    }
 }
 
 /// The code path that runs a batch permutation (see [`batch_backend`]).

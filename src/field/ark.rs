@@ -7,7 +7,7 @@
 //! (private module `field::montgomery`): a sum is `>= p` about half the time, so ark's "subtract if >= p"
 //! branch mispredicts constantly inside a permutation (branch-free add: BN254 t=8 and BLS12-381
 //! t=8 permutations 11-17% faster). For four-limb fields with `p < 2^255` on x86_64 (`std`
-//! builds) the same addition runs as baseline x86_64 assembly (private `backend::mulx_adx::add`),
+//! builds) the same addition runs as baseline x86_64 assembly (private `field::mulx_adx::add`),
 //! so that no target CPU's code generation reschedules or vectorises its carry chains.
 //!
 //! For four-limb fields with `p < 2^255` (BN254, BLS12-381 scalar fields) multiplication,
@@ -34,10 +34,8 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     }
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
-        if let Some((m, [a, b])) = fast4([self, rhs])
-            && let Some(r) = crate::backend::montgomery_add(&a, &b, m)
-        {
-            return from_limbs(r);
+        if let Some((m, [a, b])) = fast4([self, rhs]) {
+            return from_limbs(montgomery::add4(&a, &b, m));
         }
         Fp::new_unchecked(BigInt(montgomery::add(&self.0.0, &rhs.0.0, &C::MODULUS.0)))
     }

@@ -12,6 +12,17 @@
 
 pub mod ark;
 pub(crate) mod montgomery;
+// The field layer's one module allowed `unsafe`: the MULX/ADX products and the assembly
+// addition of `montgomery`, compiled where the SIMD backends are (x86_64, `std`, not Miri, not
+// forced portable); each block has a `// SAFETY:` comment.
+#[cfg(all(
+    target_arch = "x86_64",
+    feature = "std",
+    not(miri),
+    not(fast_poseidon2_force_portable)
+))]
+#[allow(unsafe_code)]
+mod mulx_adx;
 
 use core::fmt::Debug;
 

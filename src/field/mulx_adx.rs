@@ -2,6 +2,11 @@
 //! arithmetic of `field::montgomery` on CPUs that have them (detected at run time), and the
 //! four-limb modular addition in baseline x86_64 assembly ([`add`]).
 //!
+//! The field layer's one `unsafe` module (inline assembly, each block with a `// SAFETY:`
+//! comment), compiled only where the SIMD batch backends are (x86_64 with `std`, not under Miri,
+//! not forced portable); `field::montgomery` calls it through `mul_unreduced`,
+//! `square_unreduced` and `add4`, which fall back to the portable code elsewhere.
+//!
 //! The algorithm is the portable one (`field::montgomery::mul_portable`: CIOS, one row
 //! `t += a · b_i` then one reduction step `t = (t + m p) / 2^64` per limb of `b`, with the same
 //! bounds), written so that the two carry chains of every step run at once: ADCX carries through
@@ -10,7 +15,7 @@
 //! this one needs about 130, and a dependent chain of products runs about 1.7 times faster on
 //! this machine (BN254, 15.8 against 27.2 ns per product, 2026-11-30).
 
-use crate::field::montgomery::Modulus;
+use super::montgomery::Modulus;
 
 /// Whether the CPU executes MULX and ADCX/ADOX (`std::is_x86_feature_detected!`, which caches).
 #[inline(always)]
@@ -236,8 +241,8 @@ mod kernel_tests {
     //! The kernel against the portable multiplication it replaces, at the edges of its input
     //! range and through whole permutations, on both four-limb moduli.
     use super::*;
-    use crate::field::montgomery::{mul_portable, square_portable};
-    use crate::field::PrimeField;
+    use super::super::PrimeField;
+    use super::super::montgomery::{mul_portable, square_portable};
     use ark_ff::MontConfig;
 
     /// The constants of BN254 and BLS12-381.
@@ -316,7 +321,7 @@ mod kernel_tests {
 
     #[test]
     fn the_assembly_addition_equals_the_portable_one_from_zero_to_p_minus_one() {
-        use crate::field::montgomery::add as add_portable;
+        use super::super::montgomery::add as add_portable;
         let mut next = words(0xadd);
         for m in moduli() {
             let p = m.limbs;
