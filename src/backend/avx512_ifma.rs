@@ -121,7 +121,7 @@ impl Modulus {
     /// The constants for `F`, or `None` if `F` is not a 4-limb Montgomery field with `R = 2^256`
     /// and `2^250 <= p < 2^255` (the bounds in the module docs need these).
     fn of<F: Field>() -> Option<Self> {
-        let p = F::montgomery_256_modulus(Sealed(()))?;
+        let p = F::MONTGOMERY_256_MODULUS?;
         if p[0] & 1 == 0 || p[3] >> 63 != 0 || p[3] >> 58 == 0 {
             return None;
         }

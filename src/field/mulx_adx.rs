@@ -35,22 +35,52 @@ macro_rules! row {
     ([$a0:literal, $a1:literal, $a2:literal, $a3:literal], $bi:literal,
      $s0:literal, $s1:literal, $s2:literal, $s3:literal, $top:literal) => {
         concat!(
-            "mov rdx, ", $bi, "\n",
+            "mov rdx, ",
+            $bi,
+            "\n",
             "xor {lo:e}, {lo:e}\n", // CF = OF = 0
-            "mulx {hi}, {lo}, ", $a0, "\n",
-            "adox {", $s0, "}, {lo}\n",
-            "adcx {", $s1, "}, {hi}\n",
-            "mulx {hi}, {lo}, ", $a1, "\n",
-            "adox {", $s1, "}, {lo}\n",
-            "adcx {", $s2, "}, {hi}\n",
-            "mulx {hi}, {lo}, ", $a2, "\n",
-            "adox {", $s2, "}, {lo}\n",
-            "adcx {", $s3, "}, {hi}\n",
-            "mulx {", $top, "}, {lo}, ", $a3, "\n",
-            "adox {", $s3, "}, {lo}\n",
+            "mulx {hi}, {lo}, ",
+            $a0,
+            "\n",
+            "adox {",
+            $s0,
+            "}, {lo}\n",
+            "adcx {",
+            $s1,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            $a1,
+            "\n",
+            "adox {",
+            $s1,
+            "}, {lo}\n",
+            "adcx {",
+            $s2,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            $a2,
+            "\n",
+            "adox {",
+            $s2,
+            "}, {lo}\n",
+            "adcx {",
+            $s3,
+            "}, {hi}\n",
+            "mulx {",
+            $top,
+            "}, {lo}, ",
+            $a3,
+            "\n",
+            "adox {",
+            $s3,
+            "}, {lo}\n",
             "mov {lo:e}, 0\n",
-            "adcx {", $top, "}, {lo}\n",
-            "adox {", $top, "}, {lo}\n",
+            "adcx {",
+            $top,
+            "}, {lo}\n",
+            "adox {",
+            $top,
+            "}, {lo}\n",
         )
     };
 }
@@ -61,23 +91,43 @@ macro_rules! row {
 macro_rules! reduce_step {
     ($s0:literal, $s1:literal, $s2:literal, $s3:literal, $top:literal) => {
         concat!(
-            "mov rdx, {", $s0, "}\n",
+            "mov rdx, {",
+            $s0,
+            "}\n",
             "imul rdx, qword ptr [{m} + 32]\n",
             "xor {lo:e}, {lo:e}\n", // CF = OF = 0
             "mulx {hi}, {lo}, qword ptr [{m}]\n",
-            "adcx {", $s0, "}, {lo}\n",
-            "adox {", $s1, "}, {hi}\n",
+            "adcx {",
+            $s0,
+            "}, {lo}\n",
+            "adox {",
+            $s1,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, qword ptr [{m} + 8]\n",
-            "adcx {", $s1, "}, {lo}\n",
-            "adox {", $s2, "}, {hi}\n",
+            "adcx {",
+            $s1,
+            "}, {lo}\n",
+            "adox {",
+            $s2,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, qword ptr [{m} + 16]\n",
-            "adcx {", $s2, "}, {lo}\n",
-            "adox {", $s3, "}, {hi}\n",
+            "adcx {",
+            $s2,
+            "}, {lo}\n",
+            "adox {",
+            $s3,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, qword ptr [{m} + 24]\n",
-            "adcx {", $s3, "}, {lo}\n",
-            "adox {", $top, "}, {hi}\n",
+            "adcx {",
+            $s3,
+            "}, {lo}\n",
+            "adox {",
+            $top,
+            "}, {hi}\n",
             "mov {lo:e}, 0\n",
-            "adcx {", $top, "}, {lo}\n",
+            "adcx {",
+            $top,
+            "}, {lo}\n",
         )
     };
 }
@@ -240,9 +290,9 @@ mod tests {
 mod kernel_tests {
     //! The kernel against the portable multiplication it replaces, at the edges of its input
     //! range and through whole permutations, on both four-limb moduli.
-    use super::*;
     use super::super::PrimeField;
     use super::super::montgomery::{mul_portable, square_portable};
+    use super::*;
     use ark_ff::MontConfig;
 
     /// The constants of BN254 and BLS12-381.
@@ -326,8 +376,20 @@ mod kernel_tests {
         for m in moduli() {
             let p = m.limbs;
             let p_minus_1 = sub(p, [1, 0, 0, 0]);
-            let half = [p[0] >> 1 | p[1] << 63, p[1] >> 1 | p[2] << 63, p[2] >> 1 | p[3] << 63, p[3] >> 1];
-            let edges = [[0; 4], [1, 0, 0, 0], half, sub(p, half), p_minus_1, [u64::MAX, 0, 0, 0]];
+            let half = [
+                p[0] >> 1 | p[1] << 63,
+                p[1] >> 1 | p[2] << 63,
+                p[2] >> 1 | p[3] << 63,
+                p[3] >> 1,
+            ];
+            let edges = [
+                [0; 4],
+                [1, 0, 0, 0],
+                half,
+                sub(p, half),
+                p_minus_1,
+                [u64::MAX, 0, 0, 0],
+            ];
             let check = |a: [u64; 4], b: [u64; 4]| {
                 assert_eq!(add(&a, &b, &m), add_portable(&a, &b, &p), "{a:x?} + {b:x?}");
             };
@@ -365,8 +427,13 @@ mod kernel_tests {
             let mut element = |_| ark_bn254::Fr::from(next()) * ark_bn254::Fr::from(next());
             let a: [ark_bn254::Fr; 3] = core::array::from_fn(&mut element);
             let b: [ark_bn254::Fr; 8] = core::array::from_fn(&mut element);
-            let c: [ark_bls12_381::Fr; 3] = core::array::from_fn(|i| ark_bls12_381::Fr::from(i as u64 + 7).pow_u64(1 << 40));
-            (bn254_t3.permutation(&a), bn254_t8.permutation(&b), bls_t3.permutation(&c))
+            let c: [ark_bls12_381::Fr; 3] =
+                core::array::from_fn(|i| ark_bls12_381::Fr::from(i as u64 + 7).pow_u64(1 << 40));
+            (
+                bn254_t3.permutation(&a),
+                bn254_t8.permutation(&b),
+                bls_t3.permutation(&c),
+            )
         };
         let kernel = run();
         tests::PORTABLE_ONLY.store(true, Ordering::Relaxed);

@@ -1,7 +1,7 @@
 //! Goldilocks batch kernel (`p = 2^64 - 2^32 + 1`), written once over the small register trait
 //! [`Lanes`] and instantiated for AVX-512F ([`avx512`], 8 lanes) and AVX2 ([`avx2`], 4 lanes).
-//! Taken for every field whose [`Field::goldilocks_factor`] hook answers: `GoldilocksFast`
-//! (plain `u64`, lazily reduced) and ark's `Goldilocks` (Montgomery form).
+//! Taken for every field whose hook [`GOLDILOCKS_FACTOR`] answers: `GoldilocksFast` (plain
+//! `u64`, lazily reduced) and ark's `Goldilocks` (Montgomery form).
 //!
 //! # Representation
 //! A register holds element `i` of `V::LANES` states (lane `l` = state `l` of a vector group).
@@ -64,8 +64,10 @@
 //! [`LinearOps`]: the external layer with the exact additions of [`Halves`], the fixed internal
 //! matrices with the lazy [`add`]. Round constants are converted once per batch call to
 //! canonical plain values and broadcast into registers (a [`Constant`]: the value and its high
-//! half, shared by the groups). A field stored as `x r` (`r` = its [`Field::goldilocks_factor`]) is multiplied by
-//! `r^-1` on load and by `r` on store.
+//! half, shared by the groups). A field stored as `x r` (`r` = its [`GOLDILOCKS_FACTOR`]) is
+//! multiplied by `r^-1` on load and by `r` on store.
+//!
+//! [`GOLDILOCKS_FACTOR`]: crate::field::Representation::GOLDILOCKS_FACTOR
 
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
@@ -518,7 +520,7 @@ impl Form {
     /// `F`'s form, or `None` if `F` is not Goldilocks in a form the kernel reads (the hook's
     /// claim is checked: `ONE` must be stored as `r`, and `r` must be invertible).
     fn of<F: Field>() -> Option<Self> {
-        let r = GoldilocksFast::new(F::goldilocks_factor(Sealed(()))?);
+        let r = GoldilocksFast::new(F::GOLDILOCKS_FACTOR?);
         let one = GoldilocksFast::new(F::ONE.to_goldilocks_word(Sealed(()))?);
         (r == one && r != GoldilocksFast::ZERO).then(|| Form {
             r: r.to_canonical_u64(),
