@@ -167,7 +167,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> P
     }
 
     fn permute_states(&self, states: &mut [F]) {
-        crate::batch::run_batch::<F, D>(states, T, self.constants(), crate::batch_backend::<F>());
+        crate::batch::run_batch::<F, D>(states, T, self.batch());
     }
 }
 
