@@ -9,11 +9,10 @@
 //!
 //! Merkle trees built on it are in [`crate::merkle`].
 
-use crate::backend::{self, BatchBackend, batch_backend};
+use crate::backend::{self, Batch, BatchBackend};
 use crate::ct::Poseidon2Ct;
 use crate::field::Field;
 use crate::linear::LinearLayers;
-use crate::permutation::RoundConstants;
 #[cfg(feature = "alloc")]
 use crate::{
     Error, Poseidon2,
@@ -27,14 +26,10 @@ use alloc::vec::Vec;
 #[cfg(feature = "parallel")]
 const PARALLEL_MIN_STATES: usize = 64;
 
-/// Permutes the flat buffer `states` (a whole number of width-`t` states) on `backend`, in
-/// chunks across rayon's threads with the `parallel` feature.
-pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(
-    states: &mut [F],
-    t: usize,
-    rc: RoundConstants<'_, F>,
-    backend: BatchBackend,
-) {
+/// Permutes the flat buffer `states` (a whole number of width-`t` states) on `batch`'s backend,
+/// in chunks across rayon's threads with the `parallel` feature (every chunk shares `batch`'s
+/// cached kernel constants: nothing is converted or allocated per chunk).
+pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(states: &mut [F], t: usize, batch: Batch<'_, F>) {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
@@ -46,11 +41,11 @@ pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(
             let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
             states
                 .par_chunks_mut(per_chunk)
-                .for_each(|chunk| backend::permute_batch::<F, D>(chunk, t, rc, backend));
+                .for_each(|chunk| backend::permute_batch::<F, D>(chunk, t, batch));
             return;
         }
     }
-    backend::permute_batch::<F, D>(states, t, rc, backend);
+    backend::permute_batch::<F, D>(states, t, batch);
 }
 
 /// The group size of `perm`'s Merkle compression, `merkle_arity · D` elements, or `None` if its
@@ -98,12 +93,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// `self.permutation(&states[i])`. Any length works (0 included): whole groups of 8 states
     /// run on the SIMD backend when there is one, the rest on the scalar path.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        run_batch::<F, D>(
-            states.as_flattened_mut(),
-            T,
-            self.constants(),
-            batch_backend::<F>(),
-        );
+        run_batch::<F, D>(states.as_flattened_mut(), T, self.batch());
     }
 
     /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one, so every
@@ -111,11 +101,11 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// permutes nothing, if `backend` does not run `F` on this CPU and build.
     #[doc(hidden)]
     pub fn permute_batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool {
-        let runs = backend::runs::<F>(backend);
-        if runs {
-            run_batch::<F, D>(states.as_flattened_mut(), T, self.constants(), backend);
-        }
-        runs
+        let Some(batch) = self.batch_on(backend) else {
+            return false;
+        };
+        run_batch::<F, D>(states.as_flattened_mut(), T, batch);
+        true
     }
 
     /// The Merkle compression of every group of `N` elements (the [`crate::modes::merkle_arity`]
@@ -162,13 +152,13 @@ impl<F: Field + LinearLayers> Poseidon2<F> {
 
     /// Runs a checked flat batch with the instance's S-box degree.
     pub(crate) fn run_batch(&self, states: &mut [F]) {
-        let (t, rc, backend) = (self.width(), self.constants(), batch_backend::<F>());
+        let (t, batch) = (self.width(), self.batch());
         // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
         match self.params().sbox_degree() {
-            3 => run_batch::<F, 3>(states, t, rc, backend),
-            5 => run_batch::<F, 5>(states, t, rc, backend),
-            7 => run_batch::<F, 7>(states, t, rc, backend),
-            _ => run_batch::<F, 11>(states, t, rc, backend),
+            3 => run_batch::<F, 3>(states, t, batch),
+            5 => run_batch::<F, 5>(states, t, batch),
+            7 => run_batch::<F, 7>(states, t, batch),
+            _ => run_batch::<F, 11>(states, t, batch),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The const-generic permutation: width, round numbers and S-box degree are types, the state is
 //! `[F; T]` on the stack, constants live in fixed-size arrays, and nothing allocates.
 
+use crate::backend::{Batch, BatchCache, CtTables};
 use crate::field::Field;
 use crate::linear::LinearLayers;
 use crate::params::check_shape;
@@ -22,7 +23,13 @@ use crate::permutation::{RoundConstants, permute};
 /// assert_eq!(out.len(), 3);
 /// # }
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Batches (`permute_batch`, `compress_batch`, Merkle roots) keep the backend chosen for `F`
+/// and the round constants in its kernel's form in a cache inside the value, filled on the
+/// first batch call (fixed-size arrays: no heap): bind a `const` instance to a variable (or use
+/// its constructor, e.g. `ct::t3()`) so that the cache is kept across calls. `==` and `Debug`
+/// ignore the cache.
+#[derive(Clone)]
 pub struct Poseidon2Ct<F, const T: usize, const RF: usize, const RP: usize, const D: u64> {
     /// `RF` rounds of `T` constants: first the `RF / 2` initial rounds, then the `RF / 2` final.
     external: [[F; T]; RF],
@@ -30,6 +37,37 @@ pub struct Poseidon2Ct<F, const T: usize, const RF: usize, const RP: usize, cons
     internal: [F; RP],
     /// `mu_i - 1` for the internal matrix.
     diag_m1: [F; T],
+    /// The batch backend and kernel-form constants, built on the first batch call.
+    batch: BatchCache<CtTables<T, RF, RP>>,
+}
+
+impl<F: PartialEq, const T: usize, const RF: usize, const RP: usize, const D: u64> PartialEq
+    for Poseidon2Ct<F, T, RF, RP, D>
+{
+    /// Equal constants (the batch cache is not compared).
+    fn eq(&self, other: &Self) -> bool {
+        self.external == other.external
+            && self.internal == other.internal
+            && self.diag_m1 == other.diag_m1
+    }
+}
+
+impl<F: Eq, const T: usize, const RF: usize, const RP: usize, const D: u64> Eq
+    for Poseidon2Ct<F, T, RF, RP, D>
+{
+}
+
+impl<F: core::fmt::Debug, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    core::fmt::Debug for Poseidon2Ct<F, T, RF, RP, D>
+{
+    /// The constants, as the derived `Debug` would print them (the batch cache is left out).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Poseidon2Ct")
+            .field("external", &self.external)
+            .field("internal", &self.internal)
+            .field("diag_m1", &self.diag_m1)
+            .finish()
+    }
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -57,6 +95,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             external,
             internal,
             diag_m1,
+            batch: BatchCache::new(),
         }
     }
 
@@ -122,6 +161,19 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
+    /// A batch call's view: the backend and kernel-form constants from the cache (built now on
+    /// the first call).
+    #[inline]
+    pub(crate) fn batch(&self) -> Batch<'_, F> {
+        self.batch.batch(self.constants())
+    }
+
+    /// [`Self::batch`] on `backend`, or `None` if it does not run `F` here (the testing hook
+    /// `permute_batch_on`).
+    pub(crate) fn batch_on(&self, backend: crate::BatchBackend) -> Option<Batch<'_, F>> {
+        self.batch.batch_on(self.constants(), backend)
+    }
+
     /// Permutes `state` in place.
     #[inline]
     pub fn permute_mut(&self, state: &mut [F; T]) {

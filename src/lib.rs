@@ -76,8 +76,9 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-// The one module allowed `unsafe`: SIMD kernels and MULX/ADX arithmetic entered after run-time
-// CPU detection.
+// One of the two modules allowed `unsafe`: SIMD batch kernels entered after run-time CPU
+// detection. The other is `field::mulx_adx` (the scalar MULX/ADX products and the assembly
+// addition), fenced inside `field`.
 #[allow(unsafe_code)]
 mod backend;
 mod batch;

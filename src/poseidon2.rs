@@ -1,5 +1,6 @@
 //! The runtime-width permutation.
 
+use crate::backend::{Batch, BatchCache, VecTables};
 use crate::field::Field;
 use crate::linear::LinearLayers;
 use crate::permutation::{RoundConstants, permute};
@@ -19,15 +20,42 @@ use alloc::vec::Vec;
 /// assert!(perm.permute_mut(&mut state[..2]).is_err()); // wrong length: Err, never a panic
 /// # }
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Batches keep the backend chosen for `F` and the round constants in its kernel's form in a
+/// cache inside the value, built (and allocated, once) on the first batch call. `==` and
+/// `Debug` ignore the cache.
+#[derive(Clone)]
 pub struct Poseidon2<F> {
     params: Poseidon2Params<F>,
+    /// The batch backend and kernel-form constants, built on the first batch call.
+    batch: BatchCache<VecTables>,
+}
+
+impl<F: PartialEq> PartialEq for Poseidon2<F> {
+    /// Equal parameters (the batch cache is not compared).
+    fn eq(&self, other: &Self) -> bool {
+        self.params == other.params
+    }
+}
+
+impl<F: Eq> Eq for Poseidon2<F> {}
+
+impl<F: core::fmt::Debug> core::fmt::Debug for Poseidon2<F> {
+    /// The parameters, as the derived `Debug` would print them (the batch cache is left out).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Poseidon2")
+            .field("params", &self.params)
+            .finish()
+    }
 }
 
 impl<F: Field> Poseidon2<F> {
     /// Builds the permutation. `params` was validated when it was made, so this cannot fail.
     pub fn new(params: Poseidon2Params<F>) -> Self {
-        Poseidon2 { params }
+        Poseidon2 {
+            params,
+            batch: BatchCache::new(),
+        }
     }
 
     /// The parameters this permutation runs.
@@ -38,6 +66,13 @@ impl<F: Field> Poseidon2<F> {
     /// The width `t`.
     pub fn width(&self) -> usize {
         self.params.width
+    }
+
+    /// A batch call's view: the backend and kernel-form constants from the cache (built now on
+    /// the first call).
+    #[inline]
+    pub(crate) fn batch(&self) -> Batch<'_, F> {
+        self.batch.batch(self.constants())
     }
 
     pub(crate) fn constants(&self) -> RoundConstants<'_, F> {

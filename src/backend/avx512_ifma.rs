@@ -38,12 +38,14 @@
 //! every multiplied value is therefore normalized and `< 2p`. At the end: `reduce`, multiply by
 //! `2^256 mod p` (back to ark's form, `< 2p`), subtract `p` once if needed (canonical `< p`).
 //!
-//! Round constants are converted to this form once per batch call and broadcast from memory
+//! Round constants are converted to this form once per permutation value (its batch cache, see
+//! `crate::backend`) and broadcast from memory
 //! (`vpbroadcastq`, a plain load on the load ports) where they are used; pre-broadcast copies
 //! would be 8 times larger (26 KB for BN254 t = 3) and compete with the states for L1.
 
-use alloc::vec::Vec;
 use core::arch::x86_64::*;
+
+use super::Word;
 
 use crate::field::{Field, Sealed};
 use crate::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
@@ -70,21 +72,37 @@ pub(super) fn supports<F: Field>() -> bool {
     cpu_has_ifma() && Modulus::of::<F>().is_some()
 }
 
+/// `F`'s modulus constants, if this CPU runs the kernel and `F` is a field it takes.
+pub(super) fn form<F: Field>() -> Option<Modulus> {
+    if cpu_has_ifma() { Modulus::of::<F>() } else { None }
+}
+
+/// The round constant `c` in kernel form: `c * 2^260 mod p`, canonical, in 52-bit limbs.
+pub(super) fn word<F: Field>(c: F) -> Word {
+    // ark holds `16 c` as `16 c * 2^256 = c * 2^260 (mod p)`, canonical.
+    let c16 = Field::double(Field::double(Field::double(Field::double(c))));
+    split52(c16.to_montgomery_256(Sealed(())).unwrap_or_default())
+}
+
 /// Runs every whole group of 8 states of `states` (flat, width `t`) through the kernel when the
-/// CPU and the field allow it, and returns the states left for the portable path.
+/// CPU allows it, with `F`'s `modulus` ([`form`]) and the round constants `rc` in kernel form
+/// ([`word`]), and returns the states left for the portable path.
 pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     states: &'a mut [F],
     t: usize,
-    rc: RoundConstants<'_, F>,
+    modulus: &Modulus,
+    rc: RoundConstants<'_, Word>,
 ) -> &'a mut [F] {
     let group = LANES * t;
     if states.len() < group || !cpu_has_ifma() {
         return states;
     }
-    let Some(modulus) = Modulus::of::<F>() else {
-        return states;
+    let kernel = Kernel {
+        modulus,
+        external: Table(rc.external),
+        internal: Table(rc.internal),
+        diag_m1: Table(rc.diag_m1),
     };
-    let kernel = Kernel::new(modulus, rc);
     let (vector, rest) = states.split_at_mut(states.len() / group * group);
     // SAFETY: `cpu_has_ifma()` confirmed avx512f, avx512dq and avx512ifma on this CPU, the only
     // requirement of the `#[target_feature]` function.
@@ -105,7 +123,7 @@ fn split52(a: [u64; 4]) -> [u64; LIMBS] {
 
 /// The scalar constants the kernel derives from the modulus.
 #[derive(Clone, Copy, Debug)]
-struct Modulus {
+pub(super) struct Modulus {
     /// `p` in 52-bit limbs.
     p: [u64; LIMBS],
     /// `2^260 - p` in 52-bit limbs: adding `q (2^260 - p)` subtracts `q p` modulo `2^260`.
@@ -124,7 +142,7 @@ impl Modulus {
     /// The constants for `F`, or `None` if `F` is not a 4-limb Montgomery field with `R = 2^256`
     /// and `2^250 <= p < 2^255` (the bounds in the module docs need these).
     fn of<F: Field>() -> Option<Self> {
-        let p = F::montgomery_256_modulus(Sealed(()))?;
+        let p = F::MONTGOMERY_256_MODULUS?;
         if p[0] & 1 == 0 || p[3] >> 63 != 0 || p[3] >> 58 == 0 {
             return None;
         }
@@ -185,33 +203,32 @@ fn pow2_256_mod(p: &[u64; 4]) -> [u64; 4] {
     r
 }
 
-/// One batch call's constants: the modulus data and the round constants in kernel form
-/// (`c * 2^260 mod p`, canonical, 52-bit limbs), in the layout of [`RoundConstants`].
-struct Kernel {
-    modulus: Modulus,
-    external: Vec<[u64; LIMBS]>,
-    internal: Vec<[u64; LIMBS]>,
-    diag_m1: Vec<[u64; LIMBS]>,
+/// One batch call's constants, borrowed from the permutation's batch cache: the modulus data
+/// and the round constants in kernel form (`c * 2^260 mod p`, canonical, 52-bit limbs), in the
+/// layout of [`RoundConstants`].
+struct Kernel<'a> {
+    modulus: &'a Modulus,
+    external: Table<'a>,
+    internal: Table<'a>,
+    diag_m1: Table<'a>,
 }
 
-impl Kernel {
-    fn new<F: Field>(modulus: Modulus, rc: RoundConstants<'_, F>) -> Self {
-        // ark holds `16 c` as `16 c * 2^256 = c * 2^260 (mod p)`, canonical.
-        let convert = |table: &[F]| -> Vec<[u64; LIMBS]> {
-            table
-                .iter()
-                .map(|&c| {
-                    let c16 = Field::double(Field::double(Field::double(Field::double(c))));
-                    split52(c16.to_montgomery_256(Sealed(())).unwrap_or_default())
-                })
-                .collect()
-        };
-        Kernel {
-            modulus,
-            external: convert(rc.external),
-            internal: convert(rc.internal),
-            diag_m1: convert(rc.diag_m1),
-        }
+/// One table of kernel-form constants (a slice that iterates by reference like the `Vec` it
+/// replaced).
+struct Table<'a>(&'a [[u64; LIMBS]]);
+
+impl core::ops::Deref for Table<'_> {
+    type Target = [[u64; LIMBS]];
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+impl<'a> IntoIterator for &Table<'a> {
+    type Item = &'a [u64; LIMBS];
+    type IntoIter = core::slice::Iter<'a, [u64; LIMBS]>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
     }
 }
 

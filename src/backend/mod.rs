@@ -12,20 +12,23 @@
 //!   one `u64` lane per element with the special-form reduction. Taken for the Goldilocks field
 //!   (`GoldilocksFast` and ark's `Goldilocks`): AVX-512F when the CPU has it, else AVX2.
 //!
-//! - **MULX/ADX** ([`mulx_adx`], x86_64 with `std`): not a batch backend but the scalar
-//!   four-limb Montgomery product of `field::montgomery` (BN254, BLS12-381 permutations one state
-//!   at a time), taken when the CPU has `bmi2` and `adx` ([`montgomery_mul`]); beside it the
-//!   four-limb modular addition in baseline x86_64 assembly ([`montgomery_add`]).
+//! The scalar MULX/ADX Montgomery product and the assembly addition of BN254 and BLS12-381
+//! (one state at a time) are not batch backends: they live in the field layer
+//! (`field::mulx_adx`, its own fenced `unsafe` module).
 //!
 //! The choice is made at run time, without build flags: `std::is_x86_feature_detected!` probes
-//! the CPU once and caches the answer, so each batch call costs one cached lookup.
+//! the CPU once and caches the answer. Each permutation value keeps what its batches need in a
+//! [`BatchCache`], filled on its first batch call: the backend chosen for its field on this CPU,
+//! the field's kernel data (e.g. the AVX-512 IFMA modulus constants) and its round constants in
+//! the kernel's form, in fixed-size arrays inside [`crate::ct::Poseidon2Ct`] ([`CtTables`], no
+//! heap) and in `Vec`s inside [`crate::Poseidon2`] ([`VecTables`], allocated once). Later batch
+//! calls redo no detection and no conversion, and allocate nothing.
 //!
-//! This module and its children are the only code of the crate allowed to use `unsafe`: the call
-//! into a `#[target_feature]` kernel after detection, the vector instructions, and the MULX/ADX
-//! inline assembly, each with a `// SAFETY:` comment.
+//! This module and its children, and `field::mulx_adx`, are the only code of the crate allowed
+//! to use `unsafe`: here the call into a `#[target_feature]` kernel after detection and the
+//! vector instructions, there the MULX/ADX inline assembly, each with a `// SAFETY:` comment.
 
 use crate::field::Field;
-use crate::field::montgomery::Modulus;
 use crate::linear::LinearLayers;
 use crate::permutation::{RoundConstants, permute};
 
@@ -55,48 +58,6 @@ macro_rules! simd_only {
 simd_only! { items:
     mod avx512_ifma;
     mod goldilocks;
-    mod mulx_adx;
-}
-
-/// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, by the MULX/ADX kernel for `a + p < 2^256`
-/// and any `b`, or `None` where the CPU (or the build: no `std`, Miri, forced portable) does not
-/// run it; the scalar four-limb Montgomery arithmetic of `field::montgomery` then uses its
-/// portable code.
-#[inline(always)]
-pub(crate) fn montgomery_mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> Option<[u64; 4]> {
-    simd_only! { statements:
-        if mulx_adx::available() {
-            return Some(mulx_adx::mul(a, b, m));
-        };
-    }
-    let _ = (a, b, m);
-    None
-}
-
-/// `a^2 / 2^256 mod p` as [`montgomery_mul`] computes `a · a` (same contract and `None` case).
-#[inline(always)]
-pub(crate) fn montgomery_square(a: &[u64; 4], m: &Modulus) -> Option<[u64; 4]> {
-    simd_only! { statements:
-        if mulx_adx::available() {
-            return Some(mulx_adx::square(a, m));
-        };
-    }
-    let _ = (a, m);
-    None
-}
-
-/// `(a + b) mod p` for canonical `a`, `b` and `p < 2^255`, in assembly on x86_64 (see
-/// `mulx_adx::add`), or `None` (the caller adds portably).
-#[inline(always)]
-pub(crate) fn montgomery_add(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> Option<[u64; 4]> {
-    simd_only! { statements:
-        return Some(mulx_adx::add(a, b, m));
-    }
-    #[allow(unreachable_code)]
-    {
-        let _ = (a, b, m);
-        None
-    }
 }
 
 /// The code path that runs a batch permutation (see [`batch_backend`]).
@@ -143,25 +104,305 @@ pub(crate) fn runs<F: Field>(backend: BatchBackend) -> bool {
     backend == BatchBackend::Portable
 }
 
-/// Permutes every state of `states` in place on `backend` (whole vector groups when it
-/// [`runs`] `F`; everything else on the portable path): `states` is a flat buffer of
+/// A round constant in a kernel's form: for AVX-512 IFMA the five 52-bit limbs of
+/// `c * 2^260 mod p`, canonical; for the Goldilocks kernels `[v, v >> 32, 0, 0, 0]` with `v` the
+/// canonical plain value.
+pub(crate) type Word = [u64; 5];
+
+/// A field's data for its kernel family, derived once (see [`BatchCache`]).
+#[derive(Clone, Copy, Debug)]
+enum Kernel {
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    ))]
+    /// The AVX-512 IFMA modulus constants.
+    Ifma(avx512_ifma::Modulus),
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    ))]
+    /// How the field stores Goldilocks elements (AVX-512F and AVX2 kernels).
+    Goldilocks(goldilocks::Form),
+}
+
+impl Kernel {
+    /// `F`'s kernel data, if a kernel of its family runs on this CPU and build.
+    fn of<F: Field>() -> Option<Self> {
+        simd_only! { statements:
+            if let Some(modulus) = avx512_ifma::form::<F>() {
+                return Some(Kernel::Ifma(modulus));
+            };
+            if let Some(form) = goldilocks::form::<F>() {
+                return Some(Kernel::Goldilocks(form));
+            };
+        }
+        None
+    }
+
+    /// The round constant `c` of `F` in this kernel's form.
+    #[cfg_attr(
+        not(all(
+            target_arch = "x86_64",
+            feature = "std",
+            not(miri),
+            not(fast_poseidon2_force_portable)
+        )),
+        allow(dead_code)
+    )]
+    fn word<F: Field>(&self, c: F) -> Word {
+        match *self {
+            #[cfg(all(
+                target_arch = "x86_64",
+                feature = "std",
+                not(miri),
+                not(fast_poseidon2_force_portable)
+            ))]
+            Kernel::Ifma(_) => avx512_ifma::word(c),
+            #[cfg(all(
+                target_arch = "x86_64",
+                feature = "std",
+                not(miri),
+                not(fast_poseidon2_force_portable)
+            ))]
+            Kernel::Goldilocks(ref form) => goldilocks::word(form, c),
+        }
+    }
+}
+
+/// Where a permutation keeps its kernel-form round constants (see [`BatchCache`]).
+pub(crate) trait Tables: Sized {
+    /// The tables of `rc` converted by `word`; `rc` has the implementor's shape.
+    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self;
+    /// The tables in the layout of [`RoundConstants`].
+    fn view(&self) -> RoundConstants<'_, Word>;
+}
+
+/// The kernel-form constants of a `Poseidon2Ct<_, T, RF, RP, _>`: fixed-size arrays, no heap.
+#[derive(Clone, Copy)]
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    )),
+    allow(dead_code)
+)]
+pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
+    external: [[Word; T]; RF],
+    internal: [Word; RP],
+    diag_m1: [Word; T],
+}
+
+impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF, RP> {
+    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
+        CtTables {
+            external: core::array::from_fn(|r| {
+                core::array::from_fn(|i| word(rc.external[r * T + i]))
+            }),
+            internal: core::array::from_fn(|r| word(rc.internal[r])),
+            diag_m1: core::array::from_fn(|i| word(rc.diag_m1[i])),
+        }
+    }
+    fn view(&self) -> RoundConstants<'_, Word> {
+        RoundConstants {
+            external: self.external.as_flattened(),
+            internal: &self.internal,
+            diag_m1: &self.diag_m1,
+        }
+    }
+}
+
+/// The kernel-form constants of a `Poseidon2`: one `Vec` per table, allocated once.
+#[cfg(feature = "alloc")]
+#[derive(Clone)]
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    )),
+    allow(dead_code)
+)]
+pub(crate) struct VecTables {
+    external: alloc::vec::Vec<Word>,
+    internal: alloc::vec::Vec<Word>,
+    diag_m1: alloc::vec::Vec<Word>,
+}
+
+#[cfg(feature = "alloc")]
+impl Tables for VecTables {
+    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
+        let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
+        VecTables {
+            external: convert(rc.external),
+            internal: convert(rc.internal),
+            diag_m1: convert(rc.diag_m1),
+        }
+    }
+    fn view(&self) -> RoundConstants<'_, Word> {
+        RoundConstants {
+            external: &self.external,
+            internal: &self.internal,
+            diag_m1: &self.diag_m1,
+        }
+    }
+}
+
+/// What one permutation's batches need, computed on its first batch call.
+#[derive(Clone)]
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    )),
+    allow(dead_code)
+)]
+struct Prepared<S> {
+    /// [`batch_backend`] for the field.
+    best: BatchBackend,
+    /// The field's kernel data and the round constants in its form, if a kernel of the field's
+    /// family runs here.
+    kernel: Option<(Kernel, S)>,
+}
+
+/// A permutation value's batch cache: the dispatcher's choice, the field's kernel data and the
+/// kernel-form round constants, built once on the first batch call (a `std::sync::OnceLock`,
+/// where SIMD backends exist; elsewhere an empty type and every batch runs portable).
+///
+/// It is not part of the permutation's value: `==` ignores it (always equal), `Debug` leaves it
+/// out, and `Clone` copies it. A `const` permutation (e.g. `instances::bn254::ct::T3`) is a new
+/// value, with an empty cache, at each use: bind it (`let perm = T3;`, or `ct::t3()`) to keep
+/// the cache across calls.
+pub(crate) struct BatchCache<S> {
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    ))]
+    cell: std::sync::OnceLock<Prepared<S>>,
+    tables: core::marker::PhantomData<fn() -> S>,
+}
+
+impl<S: Clone> Clone for BatchCache<S> {
+    fn clone(&self) -> Self {
+        BatchCache {
+            #[cfg(all(
+                target_arch = "x86_64",
+                feature = "std",
+                not(miri),
+                not(fast_poseidon2_force_portable)
+            ))]
+            cell: self.cell.clone(),
+            tables: core::marker::PhantomData,
+        }
+    }
+}
+
+/// One batch call's view of a permutation: its scalar constants (the portable path), and the
+/// backend to run with the cached kernel data and kernel-form constants.
+#[derive(Clone, Copy)]
+pub(crate) struct Batch<'a, F> {
+    rc: RoundConstants<'a, F>,
+    backend: BatchBackend,
+    #[cfg_attr(
+        not(all(
+            target_arch = "x86_64",
+            feature = "std",
+            not(miri),
+            not(fast_poseidon2_force_portable)
+        )),
+        allow(dead_code)
+    )]
+    kernel: Option<(&'a Kernel, RoundConstants<'a, Word>)>,
+}
+
+impl<S: Tables> BatchCache<S> {
+    /// An empty cache.
+    pub(crate) const fn new() -> Self {
+        BatchCache {
+            #[cfg(all(
+                target_arch = "x86_64",
+                feature = "std",
+                not(miri),
+                not(fast_poseidon2_force_portable)
+            ))]
+            cell: std::sync::OnceLock::new(),
+            tables: core::marker::PhantomData,
+        }
+    }
+
+    /// The view of a batch on [`batch_backend`]'s choice for `F`; `rc` are the permutation's
+    /// constants (the same on every call: the cache is built from the first call's).
+    #[inline]
+    pub(crate) fn batch<'a, F: Field>(&'a self, rc: RoundConstants<'a, F>) -> Batch<'a, F> {
+        simd_only! { statements:
+            let prepared = self.cell.get_or_init(|| {
+                let kernel = Kernel::of::<F>();
+                Prepared {
+                    best: batch_backend::<F>(),
+                    kernel: kernel.map(|k| (k, S::build(rc, |c| k.word(c)))),
+                }
+            });
+            return Batch {
+                rc,
+                backend: prepared.best,
+                kernel: prepared.kernel.as_ref().map(|(k, tables)| (k, tables.view())),
+            };
+        }
+        #[allow(unreachable_code)]
+        Batch {
+            rc,
+            backend: BatchBackend::Portable,
+            kernel: None,
+        }
+    }
+
+    /// [`Self::batch`] on `backend` instead of the best one, or `None` if `backend` does not
+    /// run `F` on this CPU and build (the testing hook `permute_batch_on`).
+    pub(crate) fn batch_on<'a, F: Field>(
+        &'a self,
+        rc: RoundConstants<'a, F>,
+        backend: BatchBackend,
+    ) -> Option<Batch<'a, F>> {
+        runs::<F>(backend).then(|| Batch {
+            backend,
+            ..self.batch(rc)
+        })
+    }
+}
+
+/// Permutes every state of `states` in place on `batch`'s backend (whole vector groups when it
+/// runs a kernel; everything else on the portable path): `states` is a flat buffer of
 /// `states.len() / t` states of width `t`; the caller guarantees `states.len() % t == 0` and
-/// that `rc` matches `t`.
+/// that the constants match `t`.
 pub(crate) fn permute_batch<F: Field + LinearLayers, const D: u64>(
     states: &mut [F],
     t: usize,
-    rc: RoundConstants<'_, F>,
-    backend: BatchBackend,
+    batch: Batch<'_, F>,
 ) {
     simd_only! { statements:
-        let states = match backend {
-            BatchBackend::Portable => states,
-            BatchBackend::Avx512Ifma => avx512_ifma::permute_batch::<F, D>(states, t, rc),
-            _ => goldilocks::permute_batch::<F, D>(states, t, rc, backend),
+        let states = match (batch.backend, batch.kernel) {
+            (BatchBackend::Portable, _) | (_, None) => states,
+            (BatchBackend::Avx512Ifma, Some((Kernel::Ifma(modulus), rc))) => {
+                avx512_ifma::permute_batch::<F, D>(states, t, modulus, rc)
+            }
+            (backend, Some((Kernel::Goldilocks(form), rc))) => {
+                goldilocks::permute_batch::<F, D>(states, t, *form, rc, backend)
+            }
+            _ => states,
         };
     }
-    let _ = backend;
     for state in states.chunks_exact_mut(t) {
-        permute::<F, D>(state, rc);
+        permute::<F, D>(state, batch.rc);
     }
 }

@@ -7,7 +7,7 @@
 //! (private module `field::montgomery`): a sum is `>= p` about half the time, so ark's "subtract if >= p"
 //! branch mispredicts constantly inside a permutation (branch-free add: BN254 t=8 and BLS12-381
 //! t=8 permutations 11-17% faster). For four-limb fields with `p < 2^255` on x86_64 (`std`
-//! builds) the same addition runs as baseline x86_64 assembly (private `backend::mulx_adx::add`),
+//! builds) the same addition runs as baseline x86_64 assembly (private `field::mulx_adx::add`),
 //! so that no target CPU's code generation reschedules or vectorises its carry chains.
 //!
 //! For four-limb fields with `p < 2^255` (BN254, BLS12-381 scalar fields) multiplication,
@@ -21,7 +21,7 @@
 //! permutations 2-4% slower; `nice -n -20` probe, min over 2,000 samples, 2026-11-30). Other
 //! fields use ark's arithmetic.
 
-use super::{Field, MAX_FIELD_BYTES, PrimeField, montgomery};
+use super::{Field, MAX_FIELD_BYTES, PrimeField, Representation, Sealed, montgomery};
 use ark_ff::{AdditiveGroup, BigInt, Fp, MontBackend, MontConfig, PrimeField as ArkPrimeField};
 
 impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
@@ -34,10 +34,8 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     }
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
-        if let Some((m, [a, b])) = fast4([self, rhs])
-            && let Some(r) = crate::backend::montgomery_add(&a, &b, m)
-        {
-            return from_limbs(r);
+        if let Some((m, [a, b])) = fast4([self, rhs]) {
+            return from_limbs(montgomery::add4(&a, &b, m));
         }
         Fp::new_unchecked(BigInt(montgomery::add(&self.0.0, &rhs.0.0, &C::MODULUS.0)))
     }
@@ -112,30 +110,47 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         self.add(c).sbox::<D>()
     }
 
-    // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
-    // backend re-checks this at run time (`ONE` must be `2^256 mod p`) before trusting it.
-    fn montgomery_256_modulus(_: super::Sealed) -> Option<[u64; 4]> {
-        C::MODULUS.0.as_slice().try_into().ok()
+}
+
+/// The first four limbs of `limbs` if there are exactly four.
+const fn four_limbs<const N: usize>(limbs: &[u64; N]) -> Option<[u64; 4]> {
+    if N != 4 {
+        return None;
     }
+    let mut out = [0; 4];
+    let mut i = 0;
+    while i < 4 {
+        out[i] = limbs[i];
+        i += 1;
+    }
+    Some(out)
+}
+
+impl<C: MontConfig<N>, const N: usize> Representation for Fp<MontBackend<C, N>, N> {
+    // ark-ff 0.6 keeps `Fp.0` in Montgomery form with R = 2^(64 N), always below p; the batch
+    // backend re-checks this once (`ONE` must be `2^256 mod p`) before trusting it.
+    const MONTGOMERY_256_MODULUS: Option<[u64; 4]> = four_limbs(&C::MODULUS.0);
+
+    // A one-limb ark field with the Goldilocks modulus stores `x * 2^64 mod p` (R = 2^64),
+    // canonical; the batch backend re-checks this once (`ONE` must be stored as `r`).
+    const GOLDILOCKS_FACTOR: Option<u64> =
+        if N == 1 && C::MODULUS.0[0] == crate::goldilocks::MODULUS {
+            Some(C::R.0[0])
+        } else {
+            None
+        };
+
     #[inline(always)]
-    fn to_montgomery_256(self, _: super::Sealed) -> Option<[u64; 4]> {
+    fn to_montgomery_256(self, _: Sealed) -> Option<[u64; 4]> {
         self.0.0.as_slice().try_into().ok()
     }
     #[inline(always)]
-    fn from_montgomery_256(limbs: [u64; 4], _: super::Sealed) -> Option<Self> {
+    fn from_montgomery_256(limbs: [u64; 4], _: Sealed) -> Option<Self> {
         let limbs: [u64; N] = limbs.as_slice().try_into().ok()?;
         Some(Fp(BigInt(limbs), core::marker::PhantomData))
     }
-
-    // A one-limb ark field with the Goldilocks modulus stores `x * 2^64 mod p` (R = 2^64),
-    // canonical; the batch backend re-checks this (`ONE` must be stored as `r`).
-    fn goldilocks_factor(_: super::Sealed) -> Option<u64> {
-        (N == 1 && C::MODULUS.0.first() == Some(&crate::goldilocks::MODULUS))
-            .then(|| C::R.0.first().copied())
-            .flatten()
-    }
     #[inline(always)]
-    fn to_goldilocks_word(self, _: super::Sealed) -> Option<u64> {
+    fn to_goldilocks_word(self, _: Sealed) -> Option<u64> {
         if N == 1 {
             self.0.0.first().copied()
         } else {
@@ -143,8 +158,8 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         }
     }
     #[inline(always)]
-    fn from_goldilocks_word(word: u64, sealed: super::Sealed) -> Option<Self> {
-        Self::goldilocks_factor(sealed)?;
+    fn from_goldilocks_word(word: u64, _: Sealed) -> Option<Self> {
+        Self::GOLDILOCKS_FACTOR?;
         let limbs: [u64; N] = [word].as_slice().try_into().ok()?;
         Some(Fp(BigInt(limbs), core::marker::PhantomData))
     }
@@ -321,10 +336,7 @@ mod tests {
     fn four_limb_fields_hand_out_and_take_back_their_montgomery_limbs() {
         fn check<C: MontConfig<4>>() {
             type F<C> = Fp<MontBackend<C, 4>, 4>;
-            assert_eq!(
-                F::<C>::montgomery_256_modulus(Sealed(())),
-                Some(C::MODULUS.0)
-            );
+            assert_eq!(F::<C>::MONTGOMERY_256_MODULUS, Some(C::MODULUS.0));
             for x in edges::<F<C>>() {
                 assert_eq!(x.to_montgomery_256(Sealed(())), Some(x.0.0), "{x}");
                 assert_eq!(
@@ -333,13 +345,13 @@ mod tests {
                     "{x}"
                 );
             }
-            assert_eq!(F::<C>::goldilocks_factor(Sealed(())), None);
+            assert_eq!(F::<C>::GOLDILOCKS_FACTOR, None);
             assert_eq!(<F<C> as Field>::ONE.to_goldilocks_word(Sealed(())), None);
             assert_eq!(F::<C>::from_goldilocks_word(1, Sealed(())), None);
         }
         check::<ark_bn254::FrConfig>();
         check::<ark_bls12_381::FrConfig>();
-        assert_eq!(Goldilocks::montgomery_256_modulus(Sealed(())), None);
+        assert_eq!(Goldilocks::MONTGOMERY_256_MODULUS, None);
         assert_eq!(
             <Goldilocks as Field>::ONE.to_montgomery_256(Sealed(())),
             None
@@ -353,10 +365,7 @@ mod tests {
     /// ark's Goldilocks stores `x` as the word `x * 2^64 mod p` (`2^64 = 2^32 - 1` mod p).
     #[test]
     fn one_limb_goldilocks_hands_out_and_takes_back_its_montgomery_word() {
-        assert_eq!(
-            Goldilocks::goldilocks_factor(Sealed(())),
-            Some((1 << 32) - 1)
-        );
+        assert_eq!(Goldilocks::GOLDILOCKS_FACTOR, Some((1 << 32) - 1));
         for x in edges::<Goldilocks>() {
             assert_eq!(x.to_goldilocks_word(Sealed(())), Some(x.0.0[0]), "{x}");
             assert_eq!(
@@ -365,7 +374,7 @@ mod tests {
                 "{x}"
             );
         }
-        assert_eq!(F257::goldilocks_factor(Sealed(())), None);
+        assert_eq!(F257::GOLDILOCKS_FACTOR, None);
         assert_eq!(F257::from_goldilocks_word(1, Sealed(())), None);
     }
 }

@@ -1,6 +1,6 @@
 //! Field arithmetic behind the permutation.
 //!
-//! Two traits, split by who needs what:
+//! Three traits, split by who needs what:
 //! - [`Field`]: exactly the operations the permutation runs (add, double, square, mul, the S-box
 //!   `x^d` as a fixed multiplication chain, constants, `from_u64`). A field brings its fastest
 //!   arithmetic by implementing it; the permutation never calls a generic `pow`. The linear
@@ -8,20 +8,38 @@
 //!   whose defaults run on these operations).
 //! - [`PrimeField`]: what parameter generation, the security check and the byte API need on top
 //!   (subtraction, inversion, the modulus, canonical byte encodings). Not on any hot path.
+//! - [`Representation`]: how elements are stored, for the SIMD batch backends (hidden, sealed
+//!   hooks; every item defaulted, so another crate's field writes an empty impl).
 //!
 //! Implementations: every ark-ff 0.6 prime field `Fp<P, N>` ([`ark`] module), and
 //! the Goldilocks `GoldilocksFast` type.
 
 pub mod ark;
 pub(crate) mod montgomery;
+mod representation;
+// The field layer's one module allowed `unsafe`: the MULX/ADX products and the assembly
+// addition of `montgomery`, compiled where the SIMD backends are (x86_64, `std`, not Miri, not
+// forced portable); each block has a `// SAFETY:` comment.
+#[cfg(all(
+    target_arch = "x86_64",
+    feature = "std",
+    not(miri),
+    not(fast_poseidon2_force_portable)
+))]
+#[allow(unsafe_code)]
+mod mulx_adx;
 
 use core::fmt::Debug;
+
+pub use representation::Representation;
 
 /// The arithmetic the Poseidon2 permutation needs, and nothing more.
 ///
 /// Values may be held in any internal form (Montgomery, lazily reduced), but `==` must compare
-/// field elements, not representations.
-pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
+/// field elements, not representations. What a SIMD batch backend needs to know about that form
+/// is the supertrait [`Representation`] (a field implemented outside this crate writes an empty
+/// impl of it and runs batches on the portable path).
+pub trait Field: Representation + Copy + Eq + Debug + Send + Sync + 'static {
     /// The additive identity.
     const ZERO: Self;
     /// The multiplicative identity.
@@ -57,59 +75,10 @@ pub trait Field: Copy + Eq + Debug + Send + Sync + 'static {
     fn add_sbox<const D: u64>(self, c: Self) -> Self {
         self.add(c).sbox::<D>()
     }
-
-    /// Batch-backend hook: the modulus `p` as four little-endian 64-bit limbs if every element
-    /// is stored as `x * 2^256 mod p` in four limbs, canonical (`< p`); `None` (the default)
-    /// keeps the field on the portable batch path. See `crate::backend`. Only this crate can
-    /// call or implement it ([`Sealed`]).
-    #[doc(hidden)]
-    fn montgomery_256_modulus(_: Sealed) -> Option<[u64; 4]> {
-        None
-    }
-
-    /// Batch-backend hook: the four limbs of `self * 2^256 mod p`, when
-    /// [`Field::montgomery_256_modulus`] is `Some`.
-    #[doc(hidden)]
-    fn to_montgomery_256(self, _: Sealed) -> Option<[u64; 4]> {
-        None
-    }
-
-    /// Batch-backend hook: the element whose form `x * 2^256 mod p` has the limbs `limbs`
-    /// (which must be `< p`: nothing checks it, hence sealed), when
-    /// [`Field::montgomery_256_modulus`] is `Some`.
-    #[doc(hidden)]
-    fn from_montgomery_256(limbs: [u64; 4], _: Sealed) -> Option<Self> {
-        let _ = limbs;
-        None
-    }
-
-    /// Batch-backend hook: `Some(r)` if `Self` is the Goldilocks field (`p = 2^64 - 2^32 + 1`)
-    /// with every element `x` stored as one `u64` congruent to `x * r` mod p (`r = 1`: plain,
-    /// possibly lazily reduced; `r = 2^64 mod p`: Montgomery form); `None` (the default) keeps
-    /// the field off the Goldilocks batch kernels. See `crate::backend`. Sealed like the above.
-    #[doc(hidden)]
-    fn goldilocks_factor(_: Sealed) -> Option<u64> {
-        None
-    }
-
-    /// Batch-backend hook: the stored `u64` of `self` (any value congruent to `x * r` mod p),
-    /// when [`Field::goldilocks_factor`] is `Some(r)`.
-    #[doc(hidden)]
-    fn to_goldilocks_word(self, _: Sealed) -> Option<u64> {
-        None
-    }
-
-    /// Batch-backend hook: the element stored as `word` (which must be `< p`: nothing checks
-    /// it, hence sealed), when [`Field::goldilocks_factor`] is `Some`.
-    #[doc(hidden)]
-    fn from_goldilocks_word(word: u64, _: Sealed) -> Option<Self> {
-        let _ = word;
-        None
-    }
 }
 
 mod sealed {
-    /// The argument of [`super::Field`]'s hidden batch-backend hooks. It is public but cannot be
+    /// The argument of [`super::Representation`]'s hidden batch-backend hooks. It is public but cannot be
     /// named or made outside this crate, so other crates can neither call those hooks (some
     /// build elements from unchecked representations) nor override them: a field implemented
     /// elsewhere keeps the defaults and the portable batch path.

@@ -23,9 +23,10 @@
 //! results below `2p` too.
 //!
 //! On x86_64 CPUs with BMI2 and ADX both products run the MULX/ADX kernel of the private
-//! `backend::mulx_adx` module (detected at run time, about 1.7 times faster per product); the
+//! `field::mulx_adx` module (detected at run time, about 1.7 times faster per product); the
 //! portable functions here are the fallback and the oracle it is tested against. The four-limb
-//! [`add`] of those fields likewise has an assembly twin there (called from `field::ark`).
+//! [`add`] of those fields likewise has an assembly twin there ([`add4`], called from
+//! `field::ark`).
 
 /// A four-limb modulus `p < 2^255` and `inv = -p^-1 mod 2^64` (ark's `MontConfig::INV`), the
 /// constants of a Montgomery product. `#[repr(C)]`: the MULX/ADX kernel reads it as five words.
@@ -66,6 +67,22 @@ fn reduce_once<const N: usize>(x: [u64; N], carry: u64, p: &[u64; N]) -> [u64; N
 pub(crate) fn add<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [u64; N] {
     let (sum, carry) = add_carry(a, b);
     reduce_once(sum, u64::from(carry), p)
+}
+
+/// `(a + b) mod p` for canonical `a`, `b` and a four-limb `p < 2^255`: [`add`], in baseline
+/// x86_64 assembly where the MULX/ADX module is compiled (`field::mulx_adx::add`, so that no
+/// target CPU's code generation reschedules or vectorises its carry chains), else portable.
+#[inline(always)]
+pub(crate) fn add4(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    ))]
+    return super::mulx_adx::add(a, b, m);
+    #[allow(unreachable_code)]
+    add(a, b, &m.limbs)
 }
 
 /// `a + b mod 2^(64 N)`, and whether it carried out.
@@ -141,15 +158,21 @@ fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 
 /// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, for `a + p < 2^256` and any `b`
 /// (module docs). Runs the MULX/ADX kernel where the CPU has it
-/// (`crate::backend::montgomery_mul`), else [`mul_portable`]. The kernel reads `a` from memory
+/// (`field::mulx_adx`), else [`mul_portable`]. The kernel reads `a` from memory
 /// and keeps `b` in registers, so where both orders meet the bound, the operand computed longer
 /// ago goes first: a value stored just before it is read waits for the store.
 #[inline(always)]
 pub(crate) fn mul_unreduced(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    match crate::backend::montgomery_mul(a, b, m) {
-        Some(r) => r,
-        None => mul_portable(a, b, m),
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    ))]
+    if super::mulx_adx::available() {
+        return super::mulx_adx::mul(a, b, m);
     }
+    mul_portable(a, b, m)
 }
 
 /// [`mul_unreduced`] in portable Rust: CIOS with the "no-carry" shortcut.
@@ -175,14 +198,20 @@ pub(crate) fn mul_portable(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] 
 }
 
 /// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a + p < 2^256` (module docs). The
-/// MULX/ADX kernel's product `a · a` where the CPU has it (`crate::backend::montgomery_square`),
+/// MULX/ADX kernel's product `a · a` where the CPU has it (`field::mulx_adx`),
 /// else [`square_portable`].
 #[inline(always)]
 pub(crate) fn square_unreduced(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    match crate::backend::montgomery_square(a, m) {
-        Some(r) => r,
-        None => square_portable(a, m),
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        not(miri),
+        not(fast_poseidon2_force_portable)
+    ))]
+    if super::mulx_adx::available() {
+        return super::mulx_adx::square(a, m);
     }
+    square_portable(a, m)
 }
 
 /// [`square_unreduced`] in portable Rust: the 512-bit square from 6 cross products (doubled)

@@ -11,7 +11,7 @@
 
 use super::MODULUS;
 use crate::MAX_WIDTH;
-use crate::field::{Field, PrimeField, Sealed};
+use crate::field::{Field, PrimeField, Representation, Sealed};
 use crate::linear::{self, LinearLayers};
 use core::hash::{Hash, Hasher};
 
@@ -152,10 +152,12 @@ impl Field for GoldilocksFast {
         GoldilocksFast(reduce128(u128::from(self.0) * u128::from(rhs.0)))
     }
 
+}
+
+impl Representation for GoldilocksFast {
     // Plain form (`r = 1`), any `u64` accepted on input.
-    fn goldilocks_factor(_: Sealed) -> Option<u64> {
-        Some(1)
-    }
+    const GOLDILOCKS_FACTOR: Option<u64> = Some(1);
+
     #[inline(always)]
     fn to_goldilocks_word(self, _: Sealed) -> Option<u64> {
         Some(self.0)
@@ -278,7 +280,7 @@ mod tests {
     /// representations (`>= p`) included.
     #[test]
     fn the_batch_kernels_get_and_give_back_the_plain_word() {
-        assert_eq!(GoldilocksFast::goldilocks_factor(Sealed(())), Some(1));
+        assert_eq!(GoldilocksFast::GOLDILOCKS_FACTOR, Some(1));
         for a in [
             0,
             1,

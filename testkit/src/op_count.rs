@@ -11,7 +11,7 @@
 //! The counters are thread-local, so tests running in parallel do not disturb each other.
 //! Used by `tests/math/op_counts.rs` and `benches/floor.rs`.
 
-use fast_poseidon2::field::Field;
+use fast_poseidon2::field::{Field, Representation};
 use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Poseidon2, Poseidon2Params, ct::Poseidon2Ct};
 use std::cell::Cell;
@@ -49,6 +49,9 @@ fn bump(update: impl FnOnce(&mut OpCounts)) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arith<F>(F);
 
+/// No batch-backend hooks: a field from outside the crate runs batches on the portable path.
+impl<F: Field> Representation for Arith<F> {}
+
 impl<F: Field> Field for Arith<F> {
     const ZERO: Self = Arith(F::ZERO);
     const ONE: Self = Arith(F::ONE);
@@ -78,6 +81,8 @@ impl<F: Field> Field for Arith<F> {
 /// the inner [`Arith`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Counted<F>(Arith<F>);
+
+impl<F: Field> Representation for Counted<F> {}
 
 impl<F: Field> Field for Counted<F> {
     const ZERO: Self = Counted(Arith::ZERO);

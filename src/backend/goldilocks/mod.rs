@@ -1,7 +1,7 @@
 //! Goldilocks batch kernel (`p = 2^64 - 2^32 + 1`), written once over the small register trait
 //! [`Lanes`] and instantiated for AVX-512F ([`avx512`], 8 lanes) and AVX2 ([`avx2`], 4 lanes).
-//! Taken for every field whose [`Field::goldilocks_factor`] hook answers: `GoldilocksFast`
-//! (plain `u64`, lazily reduced) and ark's `Goldilocks` (Montgomery form).
+//! Taken for every field whose hook [`GOLDILOCKS_FACTOR`] answers: `GoldilocksFast` (plain
+//! `u64`, lazily reduced) and ark's `Goldilocks` (Montgomery form).
 //!
 //! # Representation
 //! A register holds element `i` of `V::LANES` states (lane `l` = state `l` of a vector group).
@@ -59,19 +59,21 @@
 //! - [`canonical`]: a `u64` is `< 2p`, so one conditional subtraction of `p` gives `[0, p)`.
 //!
 //! # Round structure
-//! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`] and
-//! [`LinearLayers`]; the external layer and the fixed t = 2, 3 internal matrices are
-//! [`crate::linear`]'s, run on [`LinearOps`]: the external layer with the exact additions of [`Halves`], the fixed internal
-//! matrices with the lazy [`add`]. Round constants are converted once per batch call to
-//! canonical plain values and broadcast into registers (a [`Constant`]: the value and its high
-//! half, shared by the groups). A field stored as `x r` (`r` = its [`Field::goldilocks_factor`]) is multiplied by
-//! `r^-1` on load and by `r` on store.
+//! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`]; the
+//! external layer and the fixed t = 2, 3 internal matrices are [`crate::linear`]'s, run on
+//! [`LinearOps`]: the external layer with the exact additions of [`Halves`], the fixed internal
+//! matrices with the lazy [`add`]. Round constants are converted once per permutation value
+//! (its batch cache, see `crate::backend`) to canonical plain values and their high halves
+//! ([`word`]), and broadcast from memory where they are used (a [`Constant`], shared by the
+//! groups). A field stored as `x r` (`r` = its [`GOLDILOCKS_FACTOR`]) is
+//! multiplied by `r^-1` on load and by `r` on store.
+//!
+//! [`GOLDILOCKS_FACTOR`]: crate::field::Representation::GOLDILOCKS_FACTOR
 
-use alloc::vec::Vec;
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
-use super::BatchBackend;
+use super::{BatchBackend, Word};
 use crate::field::{Field, PrimeField, Sealed, SboxOps, sbox_chain};
 use crate::goldilocks::{GoldilocksFast, MODULUS};
 use crate::linear::{DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed};
@@ -111,7 +113,7 @@ pub(super) trait Lanes: Copy {
     fn detect() -> Option<Cpu<Self>>;
     /// Permutes `states` (a whole number of groups of `LANES` states of width `job.t`) in
     /// place: [`permute_all`] compiled with the ISA's target features.
-    fn permute_all<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_, F>);
+    fn permute_all<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_>);
 
     /// `x` in every lane.
     fn splat(cpu: Cpu<Self>, x: u64) -> Self;
@@ -168,7 +170,7 @@ macro_rules! lanes_types {
         impl $name {
             /// The kernel compiled for this ISA.
             #[target_feature(enable = $feature)]
-            fn entry<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_, F>) {
+            fn entry<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_>) {
                 permute_all::<Self, F, D, $groups>(cpu, states, job);
             }
         }
@@ -180,7 +182,7 @@ macro_rules! lanes_types {
             fn detect() -> Option<Cpu<Self>> {
                 std::is_x86_feature_detected!($feature).then_some(Cpu(PhantomData))
             }
-            fn permute_all<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_, F>) {
+            fn permute_all<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_>) {
                 // SAFETY: `cpu` was issued by `detect`: the CPU has all `entry` enables.
                 unsafe { Self::entry::<F, D>(cpu, states, job) }
             }
@@ -451,11 +453,24 @@ struct Constant<V> {
     high: V,
 }
 
+impl<V: Lanes> Constant<V> {
+    /// The cached kernel-form constant `word` (`[value, value >> 32, ..]`, see [`word`]) in
+    /// every lane; `like` is any register of the type (proof of the ISA).
+    #[inline(always)]
+    fn broadcast(like: V, word: &Word) -> Self {
+        Constant {
+            value: splat(like, word[0]),
+            high: splat(like, word[1]),
+        }
+    }
+}
+
 impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
-    type Constant = Constant<V>;
+    type Constant = Word;
 
     #[inline(always)]
-    fn add_sbox<const D: u64>(mut self, c: Constant<V>) -> Self {
+    fn add_sbox<const D: u64>(mut self, c: Word) -> Self {
+        let c = Constant::broadcast(self.0[0], &c);
         for x in &mut self.0 {
             *x = add_canonical(*x, c.value);
         }
@@ -465,9 +480,10 @@ impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
 
 /// Products by a diagonal entry for [`LinearLayers`]' supertrait; the override of
 /// [`LinearLayers::internal_layer`] below fuses them with the sum instead.
-impl<V: Lanes, const G: usize> DiagonalOps<Constant<V>> for Packed<V, G> {
+impl<V: Lanes, const G: usize> DiagonalOps<Word> for Packed<V, G> {
     #[inline(always)]
-    fn mul_diagonal(mut self, m: &Constant<V>) -> Self {
+    fn mul_diagonal(mut self, m: &Word) -> Self {
+        let m = Constant::broadcast(self.0[0], m);
         for x in &mut self.0 {
             *x = mul(*x, m.value);
         }
@@ -479,7 +495,7 @@ impl<V: Lanes, const G: usize> DiagonalOps<Constant<V>> for Packed<V, G> {
 /// the external layer runs on exact 32-bit halves with one recombination per output, the
 /// t >= 4 internal layer accumulates the sum with a carry count and fuses each product with it
 /// into one reduction (bounds in the module docs).
-impl<V: Lanes, const G: usize> LinearLayers<Constant<V>> for Packed<V, G> {
+impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
     /// [`crate::linear::external_layer`] on the 32-bit halves of the words with plain
     /// additions, one vector group at a time (its halves fit in registers), then one
     /// recombination per output (bounds in the module docs).
@@ -504,7 +520,7 @@ impl<V: Lanes, const G: usize> LinearLayers<Constant<V>> for Packed<V, G> {
     }
     /// Same shapes and length behaviour as [`crate::linear::internal_layer`].
     #[inline(always)]
-    fn internal_layer(state: &mut [Self], diag_m1: &[Constant<V>]) {
+    fn internal_layer(state: &mut [Self], diag_m1: &[Word]) {
         match state.len() {
             0 | 1 => {}
             2 | 3 => internal_layer_fixed(state),
@@ -517,6 +533,7 @@ impl<V: Lanes, const G: usize> LinearLayers<Constant<V>> for Packed<V, G> {
                     *h = (s.shr::<32>(), s.and(eps));
                 }
                 for (x, m) in state.iter_mut().zip(diag_m1) {
+                    let m = Constant::broadcast(x.0[0], m);
                     for (x, &h) in x.0.iter_mut().zip(&halves) {
                         let (hi, lo) = mul_add_wide(*x, m.value, m.high, h);
                         *x = reduce_plus_epsilon(hi, lo);
@@ -528,28 +545,48 @@ impl<V: Lanes, const G: usize> LinearLayers<Constant<V>> for Packed<V, G> {
 }
 
 /// How a field stores Goldilocks elements: `x` as a `u64` congruent to `x r`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Form {
     r: u64,
+    /// `r^-1`, or `None` for plain fields (`r = 1`), which skip the conversion products.
+    r_inv: Option<GoldilocksFast>,
 }
 
 impl Form {
     /// `F`'s form, or `None` if `F` is not Goldilocks in a form the kernel reads (the hook's
     /// claim is checked: `ONE` must be stored as `r`, and `r` must be invertible).
     fn of<F: Field>() -> Option<Self> {
-        let r = GoldilocksFast::new(F::goldilocks_factor(Sealed(()))?);
+        let r = GoldilocksFast::new(F::GOLDILOCKS_FACTOR?);
         let one = GoldilocksFast::new(F::ONE.to_goldilocks_word(Sealed(()))?);
         (r == one && r != GoldilocksFast::ZERO).then(|| Form {
             r: r.to_canonical_u64(),
+            r_inv: (r != GoldilocksFast::ONE).then(|| r.inverse()).flatten(),
         })
     }
 
-    /// The canonical plain value of the stored word `word` (`word r^-1`), with `r_inv = r^-1`
-    /// (`None` when `r = 1`).
-    fn plain(r_inv: Option<GoldilocksFast>, word: u64) -> u64 {
+    /// The canonical plain value of the stored word `word` (`word r^-1`).
+    fn plain(&self, word: u64) -> u64 {
         let word = GoldilocksFast::new(word);
-        r_inv.map_or(word, |r_inv| Field::mul(word, r_inv)).to_canonical_u64()
+        self.r_inv
+            .map_or(word, |r_inv| Field::mul(word, r_inv))
+            .to_canonical_u64()
     }
+}
+
+/// `F`'s form, if `F` is Goldilocks in a form the kernels read and this CPU runs one of them.
+pub(super) fn form<F: Field>() -> Option<Form> {
+    if Avx512::detect().is_some() || Avx2::detect().is_some() {
+        Form::of::<F>()
+    } else {
+        None
+    }
+}
+
+/// The round constant `c` of a field stored in `form`, in kernel form: `[v, v >> 32, 0, 0, 0]`
+/// with `v` its canonical plain value.
+pub(super) fn word<F: Field>(form: &Form, c: F) -> Word {
+    let value = form.plain(c.to_goldilocks_word(Sealed(())).unwrap_or(0));
+    [value, value >> 32, 0, 0, 0]
 }
 
 /// The backend to use for `F` on this CPU: AVX-512F if present, else AVX2; `None` if `F` is
@@ -573,83 +610,62 @@ pub(super) fn runs<F: Field>(backend: BatchBackend) -> bool {
         }
 }
 
-/// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it runs `F`
-/// here, and returns the states left for the portable path.
+/// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it runs here,
+/// for a field stored in `form` ([`form`]) with the round constants `rc` in kernel form
+/// ([`word`]), and returns the states left for the portable path.
 pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     states: &'a mut [F],
     t: usize,
-    rc: RoundConstants<'_, F>,
+    form: Form,
+    rc: RoundConstants<'_, Word>,
     backend: BatchBackend,
 ) -> &'a mut [F] {
+    let job = Job { t, rc, form };
     match backend {
-        BatchBackend::Avx512 => run::<Avx512, F, D>(states, t, rc),
-        BatchBackend::Avx2 => run::<Avx2, F, D>(states, t, rc),
+        BatchBackend::Avx512 => run::<Avx512, F, D>(states, job),
+        BatchBackend::Avx2 => run::<Avx2, F, D>(states, job),
         _ => states,
     }
 }
 
 /// [`permute_batch`] on the register type `V`.
-fn run<'a, V: Lanes, F: Field, const D: u64>(
-    states: &'a mut [F],
-    t: usize,
-    rc: RoundConstants<'_, F>,
-) -> &'a mut [F] {
-    let group = V::LANES * t;
-    let (Some(cpu), Some(form)) = (V::detect(), Form::of::<F>()) else {
+fn run<'a, V: Lanes, F: Field, const D: u64>(states: &'a mut [F], job: Job<'_>) -> &'a mut [F] {
+    let group = V::LANES * job.t;
+    let Some(cpu) = V::detect() else {
         return states;
     };
     if states.len() < group {
         return states;
     }
     let (vector, rest) = states.split_at_mut(states.len() / group * group);
-    V::permute_all::<F, D>(cpu, vector, Job { t, rc, form });
+    V::permute_all::<F, D>(cpu, vector, job);
     rest
 }
 
-/// What a kernel call needs besides the states: the width, the instance's constants and the
-/// field's form.
+/// What a kernel call needs besides the states: the width, the instance's constants in kernel
+/// form (borrowed from its batch cache) and the field's form.
 #[derive(Clone, Copy)]
-pub(super) struct Job<'a, F> {
+pub(super) struct Job<'a> {
     t: usize,
-    rc: RoundConstants<'a, F>,
+    rc: RoundConstants<'a, Word>,
     form: Form,
 }
 
-/// One batch call's constants in registers: the round constants (canonical plain values) in the
-/// layout of [`RoundConstants`], and the load/store factors `r^-1` and `r`.
-struct Kernel<V> {
-    external: Vec<Constant<V>>,
-    internal: Vec<Constant<V>>,
-    diag_m1: Vec<Constant<V>>,
+/// One batch call's constants: the round constants (canonical plain values, [`word`]) in the
+/// layout of [`RoundConstants`], borrowed from the permutation's batch cache, and the
+/// load/store factors `r^-1` and `r` in registers.
+struct Kernel<'a, V> {
+    rc: RoundConstants<'a, Word>,
     /// `None` for plain fields (`r = 1`), else `(r^-1, r)`.
     factors: Option<(V, V)>,
 }
 
-impl<V: Lanes> Kernel<V> {
+impl<'a, V: Lanes> Kernel<'a, V> {
     #[inline(always)]
-    fn new<F: Field>(cpu: Cpu<V>, rc: RoundConstants<'_, F>, form: Form) -> Self {
-        // `r` is invertible (checked by `Form::of`); `None` for plain fields (`r = 1`), which
-        // skip the conversion products (an inversion and one product per constant per call).
-        let r_inv = (form.r != 1)
-            .then(|| GoldilocksFast::new(form.r).inverse())
-            .flatten();
-        let convert = |table: &[F]| -> Vec<Constant<V>> {
-            table
-                .iter()
-                .map(|c| {
-                    let value = Form::plain(r_inv, c.to_goldilocks_word(Sealed(())).unwrap_or(0));
-                    Constant {
-                        value: V::splat(cpu, value),
-                        high: V::splat(cpu, value >> 32),
-                    }
-                })
-                .collect()
-        };
+    fn new(cpu: Cpu<V>, rc: RoundConstants<'a, Word>, form: Form) -> Self {
         Kernel {
-            external: convert(rc.external),
-            internal: convert(rc.internal),
-            diag_m1: convert(rc.diag_m1),
-            factors: r_inv.map(|r_inv| {
+            rc,
+            factors: form.r_inv.map(|r_inv| {
                 (
                     V::splat(cpu, r_inv.to_canonical_u64()),
                     V::splat(cpu, form.r),
@@ -658,12 +674,8 @@ impl<V: Lanes> Kernel<V> {
         }
     }
 
-    fn round_constants(&self) -> RoundConstants<'_, Constant<V>> {
-        RoundConstants {
-            external: &self.external,
-            internal: &self.internal,
-            diag_m1: &self.diag_m1,
-        }
+    fn round_constants(&self) -> RoundConstants<'a, Word> {
+        self.rc
     }
 }
 
@@ -677,7 +689,7 @@ impl<V: Lanes> Kernel<V> {
 fn permute_all<V: Lanes, F: Field, const D: u64, const G: usize>(
     cpu: Cpu<V>,
     states: &mut [F],
-    job: Job<'_, F>,
+    job: Job<'_>,
 ) {
     match job.t {
         8 => permute_width::<V, F, D, G, 8>(cpu, states, job),
@@ -693,7 +705,7 @@ fn permute_all<V: Lanes, F: Field, const D: u64, const G: usize>(
 fn permute_width<V: Lanes, F: Field, const D: u64, const G: usize, const T: usize>(
     cpu: Cpu<V>,
     states: &mut [F],
-    job: Job<'_, F>,
+    job: Job<'_>,
 ) {
     let Job { t, rc, form } = job;
     let t = if T == 0 { t } else { T };
@@ -715,7 +727,7 @@ fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
     cpu: Cpu<V>,
     chunk: &mut [F],
     t: usize,
-    k: &Kernel<V>,
+    k: &Kernel<'_, V>,
 ) {
     let zero = V::splat(cpu, 0);
     let mut x = [Packed([zero; G]); MAX_WIDTH];

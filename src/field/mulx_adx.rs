@@ -2,6 +2,11 @@
 //! arithmetic of `field::montgomery` on CPUs that have them (detected at run time), and the
 //! four-limb modular addition in baseline x86_64 assembly ([`add`]).
 //!
+//! The field layer's one `unsafe` module (inline assembly, each block with a `// SAFETY:`
+//! comment), compiled only where the SIMD batch backends are (x86_64 with `std`, not under Miri,
+//! not forced portable); `field::montgomery` calls it through `mul_unreduced`,
+//! `square_unreduced` and `add4`, which fall back to the portable code elsewhere.
+//!
 //! The algorithm is the portable one (`field::montgomery::mul_portable`: CIOS, one row
 //! `t += a · b_i` then one reduction step `t = (t + m p) / 2^64` per limb of `b`, with the same
 //! bounds), written so that the two carry chains of every step run at once: ADCX carries through
@@ -10,7 +15,7 @@
 //! this one needs about 130, and a dependent chain of products runs about 1.7 times faster on
 //! this machine (BN254, 15.8 against 27.2 ns per product, 2026-11-30).
 
-use crate::field::montgomery::Modulus;
+use super::montgomery::Modulus;
 
 /// Whether the CPU executes MULX and ADCX/ADOX (`std::is_x86_feature_detected!`, which caches).
 #[inline(always)]
@@ -30,22 +35,52 @@ macro_rules! row {
     ([$a0:literal, $a1:literal, $a2:literal, $a3:literal], $bi:literal,
      $s0:literal, $s1:literal, $s2:literal, $s3:literal, $top:literal) => {
         concat!(
-            "mov rdx, ", $bi, "\n",
+            "mov rdx, ",
+            $bi,
+            "\n",
             "xor {lo:e}, {lo:e}\n", // CF = OF = 0
-            "mulx {hi}, {lo}, ", $a0, "\n",
-            "adox {", $s0, "}, {lo}\n",
-            "adcx {", $s1, "}, {hi}\n",
-            "mulx {hi}, {lo}, ", $a1, "\n",
-            "adox {", $s1, "}, {lo}\n",
-            "adcx {", $s2, "}, {hi}\n",
-            "mulx {hi}, {lo}, ", $a2, "\n",
-            "adox {", $s2, "}, {lo}\n",
-            "adcx {", $s3, "}, {hi}\n",
-            "mulx {", $top, "}, {lo}, ", $a3, "\n",
-            "adox {", $s3, "}, {lo}\n",
+            "mulx {hi}, {lo}, ",
+            $a0,
+            "\n",
+            "adox {",
+            $s0,
+            "}, {lo}\n",
+            "adcx {",
+            $s1,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            $a1,
+            "\n",
+            "adox {",
+            $s1,
+            "}, {lo}\n",
+            "adcx {",
+            $s2,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            $a2,
+            "\n",
+            "adox {",
+            $s2,
+            "}, {lo}\n",
+            "adcx {",
+            $s3,
+            "}, {hi}\n",
+            "mulx {",
+            $top,
+            "}, {lo}, ",
+            $a3,
+            "\n",
+            "adox {",
+            $s3,
+            "}, {lo}\n",
             "mov {lo:e}, 0\n",
-            "adcx {", $top, "}, {lo}\n",
-            "adox {", $top, "}, {lo}\n",
+            "adcx {",
+            $top,
+            "}, {lo}\n",
+            "adox {",
+            $top,
+            "}, {lo}\n",
         )
     };
 }
@@ -56,23 +91,43 @@ macro_rules! row {
 macro_rules! reduce_step {
     ($s0:literal, $s1:literal, $s2:literal, $s3:literal, $top:literal) => {
         concat!(
-            "mov rdx, {", $s0, "}\n",
+            "mov rdx, {",
+            $s0,
+            "}\n",
             "imul rdx, qword ptr [{m} + 32]\n",
             "xor {lo:e}, {lo:e}\n", // CF = OF = 0
             "mulx {hi}, {lo}, qword ptr [{m}]\n",
-            "adcx {", $s0, "}, {lo}\n",
-            "adox {", $s1, "}, {hi}\n",
+            "adcx {",
+            $s0,
+            "}, {lo}\n",
+            "adox {",
+            $s1,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, qword ptr [{m} + 8]\n",
-            "adcx {", $s1, "}, {lo}\n",
-            "adox {", $s2, "}, {hi}\n",
+            "adcx {",
+            $s1,
+            "}, {lo}\n",
+            "adox {",
+            $s2,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, qword ptr [{m} + 16]\n",
-            "adcx {", $s2, "}, {lo}\n",
-            "adox {", $s3, "}, {hi}\n",
+            "adcx {",
+            $s2,
+            "}, {lo}\n",
+            "adox {",
+            $s3,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, qword ptr [{m} + 24]\n",
-            "adcx {", $s3, "}, {lo}\n",
-            "adox {", $top, "}, {hi}\n",
+            "adcx {",
+            $s3,
+            "}, {lo}\n",
+            "adox {",
+            $top,
+            "}, {hi}\n",
             "mov {lo:e}, 0\n",
-            "adcx {", $top, "}, {lo}\n",
+            "adcx {",
+            $top,
+            "}, {lo}\n",
         )
     };
 }
@@ -235,9 +290,9 @@ mod tests {
 mod kernel_tests {
     //! The kernel against the portable multiplication it replaces, at the edges of its input
     //! range and through whole permutations, on both four-limb moduli.
+    use super::super::PrimeField;
+    use super::super::montgomery::{mul_portable, square_portable};
     use super::*;
-    use crate::field::montgomery::{mul_portable, square_portable};
-    use crate::field::PrimeField;
     use ark_ff::MontConfig;
 
     /// The constants of BN254 and BLS12-381.
@@ -316,13 +371,25 @@ mod kernel_tests {
 
     #[test]
     fn the_assembly_addition_equals_the_portable_one_from_zero_to_p_minus_one() {
-        use crate::field::montgomery::add as add_portable;
+        use super::super::montgomery::add as add_portable;
         let mut next = words(0xadd);
         for m in moduli() {
             let p = m.limbs;
             let p_minus_1 = sub(p, [1, 0, 0, 0]);
-            let half = [p[0] >> 1 | p[1] << 63, p[1] >> 1 | p[2] << 63, p[2] >> 1 | p[3] << 63, p[3] >> 1];
-            let edges = [[0; 4], [1, 0, 0, 0], half, sub(p, half), p_minus_1, [u64::MAX, 0, 0, 0]];
+            let half = [
+                p[0] >> 1 | p[1] << 63,
+                p[1] >> 1 | p[2] << 63,
+                p[2] >> 1 | p[3] << 63,
+                p[3] >> 1,
+            ];
+            let edges = [
+                [0; 4],
+                [1, 0, 0, 0],
+                half,
+                sub(p, half),
+                p_minus_1,
+                [u64::MAX, 0, 0, 0],
+            ];
             let check = |a: [u64; 4], b: [u64; 4]| {
                 assert_eq!(add(&a, &b, &m), add_portable(&a, &b, &p), "{a:x?} + {b:x?}");
             };
@@ -360,8 +427,13 @@ mod kernel_tests {
             let mut element = |_| ark_bn254::Fr::from(next()) * ark_bn254::Fr::from(next());
             let a: [ark_bn254::Fr; 3] = core::array::from_fn(&mut element);
             let b: [ark_bn254::Fr; 8] = core::array::from_fn(&mut element);
-            let c: [ark_bls12_381::Fr; 3] = core::array::from_fn(|i| ark_bls12_381::Fr::from(i as u64 + 7).pow_u64(1 << 40));
-            (bn254_t3.permutation(&a), bn254_t8.permutation(&b), bls_t3.permutation(&c))
+            let c: [ark_bls12_381::Fr; 3] =
+                core::array::from_fn(|i| ark_bls12_381::Fr::from(i as u64 + 7).pow_u64(1 << 40));
+            (
+                bn254_t3.permutation(&a),
+                bn254_t8.permutation(&b),
+                bls_t3.permutation(&c),
+            )
         };
         let kernel = run();
         tests::PORTABLE_ONLY.store(true, Ordering::Relaxed);
