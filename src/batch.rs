@@ -29,7 +29,11 @@ const PARALLEL_MIN_STATES: usize = 64;
 /// Permutes the flat buffer `states` (a whole number of width-`t` states) on `batch`'s backend,
 /// in chunks across rayon's threads with the `parallel` feature (every chunk shares `batch`'s
 /// cached kernel constants: nothing is converted or allocated per chunk).
-pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(states: &mut [F], t: usize, batch: Batch<'_, F>) {
+pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(
+    states: &mut [F],
+    t: usize,
+    batch: Batch<'_, F>,
+) {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;

@@ -124,22 +124,14 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// The runtime-width parameters of this permutation.
     #[cfg(feature = "alloc")]
     pub fn to_params(&self) -> crate::Poseidon2Params<F> {
-        self.to_params_in()
-    }
-
-    /// The runtime-width parameters over `G`, each constant converted by `From` (the cached
-    /// Goldilocks getters run the ark type, their `ct` constants are `GoldilocksFast`).
-    #[cfg(feature = "alloc")]
-    pub(crate) fn to_params_in<G: From<F>>(&self) -> crate::Poseidon2Params<G> {
-        let convert = |table: &[F]| table.iter().map(|&x| G::from(x)).collect();
         crate::Poseidon2Params {
             width: T,
             sbox_degree: D,
             rounds_f: RF,
             rounds_p: RP,
-            external_round_constants: convert(self.external.as_flattened()),
-            internal_round_constants: convert(&self.internal),
-            internal_diagonal_minus_one: convert(&self.diag_m1),
+            external_round_constants: self.external.as_flattened().to_vec(),
+            internal_round_constants: self.internal.to_vec(),
+            internal_diagonal_minus_one: self.diag_m1.to_vec(),
         }
     }
 

@@ -164,8 +164,8 @@ fn check_no_allocations<
 /// own deque; `outside_the_pool_rayon_allocates_one_queue_block_per_63_jobs` measures the other
 /// case.
 fn check_batches_allocate_nothing<
-    C: PrimeField,
-    F: PrimeField,
+    C: PrimeField + LinearLayers,
+    F: PrimeField + LinearLayers,
     const T: usize,
     const RF: usize,
     const RP: usize,

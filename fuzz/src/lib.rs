@@ -25,41 +25,41 @@ pub fn byte(data: &[u8], i: usize) -> u8 {
 }
 
 /// Runs `$body` with `$ct` bound to a reference to the const-generic permutation and `$flexible`
-/// to the cached runtime permutation of the shipped instance number `$selector` (modulo the
-/// number of instances: BN254 and BLS12-381 t = 2, 3, 4, 8, 12; Goldilocks t = 8, 12, 16, 20).
+/// to the cached runtime permutation of the shipped instance number `$selector`, modulo the
+/// number of instances (`testkit::for_each_instance!`, in its order).
 #[macro_export]
 macro_rules! with_instance {
-    ($selector:expr, |$ct:ident, $flexible:ident| $body:expr) => {
-        $crate::with_instance!(@list $selector, $ct, $flexible, $body, [
-            (bn254, t2, poseidon2_t2),
-            (bn254, t3, poseidon2_t3),
-            (bn254, t4, poseidon2_t4),
-            (bn254, t8, poseidon2_t8),
-            (bn254, t12, poseidon2_t12),
-            (bls12_381, t2, poseidon2_t2),
-            (bls12_381, t3, poseidon2_t3),
-            (bls12_381, t4, poseidon2_t4),
-            (bls12_381, t8, poseidon2_t8),
-            (bls12_381, t12, poseidon2_t12),
-            (goldilocks, t8, poseidon2_t8),
-            (goldilocks, t12, poseidon2_t12),
-            (goldilocks, t16, poseidon2_t16),
-            (goldilocks, t20, poseidon2_t20),
-        ])
-    };
-    (@list $selector:expr, $ct:ident, $flexible:ident, $body:expr,
-        [$(($module:ident, $ct_fn:ident, $getter:ident)),* $(,)?]) => {{
-        let count = [$(stringify!($ct_fn)),*].len();
+    ($selector:expr, |$ct:ident, $flexible:ident| $body:expr) => {{
+        use $crate::{__count_instance, __run_instance};
+        let mut count = 0usize;
+        testkit::for_each_instance!(@with [count] __count_instance);
         let selected = usize::from($selector) % count;
         let mut index = 0usize;
-        $(
-            if selected == index {
-                let $ct = &fast_poseidon2::instances::$module::ct::$ct_fn();
-                let $flexible = fast_poseidon2::instances::$module::$getter();
-                $body;
-            }
-            index += 1;
-        )*
+        testkit::for_each_instance!(@with [selected, index, $ct, $flexible, $body] __run_instance);
         let _ = index;
     }};
+}
+
+/// [`with_instance!`]'s callback: counts the instances.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __count_instance {
+    ([$count:ident] $($instance:tt)*) => {
+        $count += 1;
+    };
+}
+
+/// [`with_instance!`]'s callback: runs the body on the selected instance.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __run_instance {
+    ([$selected:ident, $index:ident, $ct:ident, $flexible:ident, $body:expr]
+        $name:ident, $t:literal, $digest:literal, $group:literal, $ct_expr:expr, $flexible_expr:expr) => {
+        if $selected == $index {
+            let $ct = &$ct_expr;
+            let $flexible = $flexible_expr;
+            $body;
+        }
+        $index += 1;
+    };
 }

@@ -109,7 +109,6 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         }
         self.add(c).sbox::<D>()
     }
-
 }
 
 /// The first four limbs of `limbs` if there are exactly four.

@@ -151,7 +151,6 @@ impl Field for GoldilocksFast {
     fn mul(self, rhs: Self) -> Self {
         GoldilocksFast(reduce128(u128::from(self.0) * u128::from(rhs.0)))
     }
-
 }
 
 impl Representation for GoldilocksFast {

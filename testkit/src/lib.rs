@@ -5,6 +5,8 @@
 //! op-counting field ([`op_count`]), bench inputs and timing ([`bench`]), and the list of
 //! shipped instances ([`for_each_instance!`]).
 
+mod registry;
+
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::linear::LinearLayers;
 use serde_json::Value;
@@ -150,59 +152,4 @@ pub fn is_canonical<F: PrimeField>(x: F) -> bool {
     let mut buf = vec![0u8; F::BYTES];
     x.write_canonical_be_bytes(&mut buf);
     buf < modulus_be::<F>()
-}
-
-/// Invokes `$m!(name, t, digest, group, ct_constructor_expr, cached_flexible_expr)` once per
-/// shipped instance: `digest` is the field's digest length `D` (1 on BN254 and BLS12-381, 4 on
-/// Goldilocks), `group` the Merkle compression's input length `merkle_arity · D`.
-///
-/// The one list of instances the tests iterate (`tests/api/modes_*.rs`, `tests/no_alloc.rs`,
-/// `tests/equivalence/properties.rs`). Each line is gated on the instance's crate feature,
-/// evaluated in the calling crate.
-#[macro_export]
-macro_rules! for_each_instance {
-    ($m:ident) => {
-        $crate::for_each_instance!($m, bn254);
-        $crate::for_each_instance!($m, bls12_381);
-        $crate::for_each_instance!($m, goldilocks);
-    };
-    ($m:ident, bn254) => {
-        $crate::for_each_instance!(@list $m;
-            ("bn254", bn254, bn254_t2, 2, 1, 1, t2, poseidon2_t2),
-            ("bn254", bn254, bn254_t3, 3, 1, 2, t3, poseidon2_t3),
-            ("bn254", bn254, bn254_t4, 4, 1, 3, t4, poseidon2_t4),
-            ("bn254", bn254, bn254_t8, 8, 1, 7, t8, poseidon2_t8),
-            ("bn254", bn254, bn254_t12, 12, 1, 11, t12, poseidon2_t12),
-        );
-    };
-    ($m:ident, bls12_381) => {
-        $crate::for_each_instance!(@list $m;
-            ("bls12-381", bls12_381, bls12_381_t2, 2, 1, 1, t2, poseidon2_t2),
-            ("bls12-381", bls12_381, bls12_381_t3, 3, 1, 2, t3, poseidon2_t3),
-            ("bls12-381", bls12_381, bls12_381_t4, 4, 1, 3, t4, poseidon2_t4),
-            ("bls12-381", bls12_381, bls12_381_t8, 8, 1, 7, t8, poseidon2_t8),
-            ("bls12-381", bls12_381, bls12_381_t12, 12, 1, 11, t12, poseidon2_t12),
-        );
-    };
-    ($m:ident, goldilocks) => {
-        $crate::for_each_instance!(@list $m;
-            ("goldilocks", goldilocks, goldilocks_t8, 8, 4, 8, t8, poseidon2_t8),
-            ("goldilocks", goldilocks, goldilocks_t12, 12, 4, 8, t12, poseidon2_t12),
-            ("goldilocks", goldilocks, goldilocks_t16, 16, 4, 8, t16, poseidon2_t16),
-            ("goldilocks", goldilocks, goldilocks_t20, 20, 4, 8, t20, poseidon2_t20),
-        );
-    };
-    (@list $m:ident; $(($feature:literal, $module:ident, $name:ident, $t:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident)),* $(,)?) => {
-        $(
-            #[cfg(feature = $feature)]
-            $m!(
-                $name,
-                $t,
-                $digest,
-                $group,
-                fast_poseidon2::instances::$module::ct::$ct(),
-                fast_poseidon2::instances::$module::$getter()
-            );
-        )*
-    };
 }

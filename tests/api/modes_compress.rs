@@ -198,9 +198,9 @@ mod compress_is_perm_of_inputs_and_zero_and_rejects_other_counts {
 /// wrong digest lengths or child counts are errors.
 fn check_compress_digests<const T: usize>(
     ct: &Poseidon2Ct<fast_poseidon2::goldilocks::GoldilocksFast, T, 8, 22, 7>,
-    flexible: &Poseidon2<fast_poseidon2::goldilocks::Goldilocks>,
+    flexible: &Poseidon2<fast_poseidon2::goldilocks::GoldilocksFast>,
 ) {
-    use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast as G};
+    use fast_poseidon2::goldilocks::GoldilocksFast as G;
     let l: [G; 4] = core::array::from_fn(|i| G::new(i as u64 + 1));
     let r: [G; 4] = core::array::from_fn(|i| G::new(u64::MAX - i as u64));
     let mut state = [G::new(0); T];
@@ -208,20 +208,16 @@ fn check_compress_digests<const T: usize>(
     state[4..8].copy_from_slice(&r);
     let expected: [G; 4] = ct.permutation(&state)[..4].try_into().unwrap();
     assert_eq!(ct.compress_digests(&[l, r]), expected);
-    let (fl, fr) = (l.map(Goldilocks::from), r.map(Goldilocks::from));
+    assert_eq!(flexible.compress_digests(&[l, r]), Ok(expected));
     assert_eq!(
-        flexible.compress_digests(&[fl, fr]),
-        Ok(expected.map(Goldilocks::from))
-    );
-    assert_eq!(
-        flexible.compress(&vec![Goldilocks::from(1u64); T - 1]),
+        flexible.compress(&vec![G::new(1); T - 1]),
         Err(Error::DigestTooShort {
             digest_bits: 64,
             required_bits: 248
         })
     );
     assert_eq!(
-        flexible.compress_digests(&[[Goldilocks::from(1u64); 2]; 2]),
+        flexible.compress_digests(&[[G::new(1); 2]; 2]),
         Err(Error::InvalidDigestLength {
             got: 2,
             expected: 4
@@ -229,7 +225,7 @@ fn check_compress_digests<const T: usize>(
     );
     for got in [0, 1, 3] {
         assert_eq!(
-            flexible.compress_digests(&vec![fl; got]),
+            flexible.compress_digests(&vec![l; got]),
             Err(Error::InvalidNumberOfInputs { got, expected: 2 })
         );
     }
@@ -238,11 +234,12 @@ fn check_compress_digests<const T: usize>(
 #[cfg(feature = "goldilocks")]
 #[test]
 fn goldilocks_compress_digests_is_the_truncated_permutation_on_every_width() {
-    use fast_poseidon2::instances::goldilocks::{self, ct};
-    check_compress_digests(&ct::t8(), goldilocks::poseidon2_t8());
-    check_compress_digests(&ct::t12(), goldilocks::poseidon2_t12());
-    check_compress_digests(&ct::t16(), goldilocks::poseidon2_t16());
-    check_compress_digests(&ct::t20(), goldilocks::poseidon2_t20());
+    macro_rules! check {
+        ($name:ident, $t:literal, $digest:literal, $group:literal, $ct:expr, $flexible:expr) => {
+            check_compress_digests(&$ct, $flexible);
+        };
+    }
+    crate::for_each_instance!(check, goldilocks);
 }
 
 #[cfg(feature = "bn254")]

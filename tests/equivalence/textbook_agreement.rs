@@ -26,38 +26,14 @@ fn assert_agree<
     }
 }
 
-/// One test per shipped instance: `(test, ct constructor, getter)`.
+/// One test per shipped instance (`for_each_instance!`), named after it.
 macro_rules! textbook_agreement {
-    ($feature:literal, $module:ident, [$(($name:ident, $ct:ident, $getter:ident)),* $(,)?]) => {$(
-        #[cfg(feature = $feature)]
+    ($name:ident, $t:literal, $digest:literal, $group:literal, $ct:expr, $flexible:expr) => {
         #[test]
         fn $name() {
-            use fast_poseidon2::instances::$module;
-            assert_agree(&$module::ct::$ct(), $module::$getter());
+            assert_agree(&$ct, $flexible);
         }
-    )*};
+    };
 }
 
-textbook_agreement!(
-    "bn254",
-    bn254,
-    [
-        (bn254_t2_agrees_with_textbook, t2, poseidon2_t2),
-        (bn254_t3_agrees_with_textbook, t3, poseidon2_t3),
-        (bn254_t4_agrees_with_textbook, t4, poseidon2_t4),
-        (bn254_t8_agrees_with_textbook, t8, poseidon2_t8),
-        (bn254_t12_agrees_with_textbook, t12, poseidon2_t12),
-    ]
-);
-
-textbook_agreement!(
-    "bls12-381",
-    bls12_381,
-    [
-        (bls12_381_t2_agrees_with_textbook, t2, poseidon2_t2),
-        (bls12_381_t3_agrees_with_textbook, t3, poseidon2_t3),
-        (bls12_381_t4_agrees_with_textbook, t4, poseidon2_t4),
-        (bls12_381_t8_agrees_with_textbook, t8, poseidon2_t8),
-        (bls12_381_t12_agrees_with_textbook, t12, poseidon2_t12),
-    ]
-);
+testkit::for_each_instance!(textbook_agreement);

@@ -1,122 +1,37 @@
-//! Known answers for the shipped instances the reference does not ship (BN254 t = 2, 4, 8, 12;
-//! BLS12-381 t = 12). Their outputs on `[0, 1, ..., t-1]` were computed once by this crate and
-//! frozen in `tests/vectors/frozen_kats.json` (the file names the command and the date), so any
-//! later change to constants, layers or rounds shows up here. Independently of our fast layers,
-//! the textbook dense-matrix permutation (`testkit/src/textbook.rs`) gives the same answers.
-//!
-//! Also the mode outputs of the 128-bit rule (`tests/vectors/modes_kats.json`): Goldilocks byte
-//! API, sponge and Merkle roots, and the count-bound Merkle root.
+//! Frozen outputs and their writers: the permutation known answers of the instances the
+//! reference does not ship (`tests/vectors/frozen_kats.json`, checked by `kat.rs` with the
+//! reference's), and the mode outputs of the 128-bit rule (`tests/vectors/modes_kats.json`):
+//! Goldilocks byte API, sponge and Merkle roots, and the count-bound Merkle root.
 
 use testkit as common;
 
-use common::{assert_kat, hex_array, instance, textbook, to_hex, vectors};
+use common::{instance, to_hex, vectors};
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Poseidon2, Poseidon2Params};
 use serde_json::{Value, json};
 
-const FILE: &str = "frozen_kats.json";
-
-/// The textbook permutation of freshly generated parameters maps the frozen input to the
-/// frozen output.
-fn assert_textbook_gives_frozen_kat<F: PrimeField + LinearLayers>(id: &str) {
-    let file = vectors(FILE);
-    let entry = instance(&file, id);
-    let number = |key: &str| entry[key].as_u64().expect("number");
-    let params = Poseidon2Params::<F>::generate(
-        number("t") as usize,
-        number("d"),
-        number("R_F") as usize,
-        number("R_P") as usize,
-    )
-    .expect("generate");
-    let input: Vec<F> = hex_array(&entry["input"]["hex"]);
-    let expected: Vec<F> = hex_array(&entry["output"]["hex"]);
-    assert_eq!(textbook::permutation(&params, &input), expected, "{id}");
+/// The `frozen_kats.json` entries: every shipped instance without a reference answer.
+fn frozen_instances() -> Vec<Value> {
+    let mut entries = Vec::new();
+    macro_rules! freeze {
+        ($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident) => {
+            if !super::kat::has(super::kat::REFERENCE, stringify!($name)) {
+                entries.push(freeze::<$field>(stringify!($name), $t, $d, $rf, $rp));
+            }
+        };
+    }
+    testkit::for_each_instance!(@spec freeze);
+    entries
 }
-
-/// Per instance: `(KAT test, textbook test, module, ct constructor, getter, field, id)`.
-macro_rules! frozen_kat_tests {
-    ($feature:literal, [$(($kat:ident, $textbook:ident, $module:ident, $ct:ident, $getter:ident, $field:ty, $id:literal)),* $(,)?]) => {$(
-        #[cfg(feature = $feature)]
-        #[test]
-        fn $kat() {
-            use fast_poseidon2::instances::$module;
-            assert_kat(FILE, $id, &$module::ct::$ct(), $module::$getter());
-        }
-
-        #[cfg(feature = $feature)]
-        #[test]
-        fn $textbook() {
-            assert_textbook_gives_frozen_kat::<$field>($id);
-        }
-    )*};
-}
-
-frozen_kat_tests!(
-    "bn254",
-    [
-        (
-            bn254_t2_matches_frozen_kat,
-            bn254_t2_textbook_gives_frozen_kat,
-            bn254,
-            t2,
-            poseidon2_t2,
-            ark_bn254::Fr,
-            "bn254_t2"
-        ),
-        (
-            bn254_t4_matches_frozen_kat,
-            bn254_t4_textbook_gives_frozen_kat,
-            bn254,
-            t4,
-            poseidon2_t4,
-            ark_bn254::Fr,
-            "bn254_t4"
-        ),
-        (
-            bn254_t8_matches_frozen_kat,
-            bn254_t8_textbook_gives_frozen_kat,
-            bn254,
-            t8,
-            poseidon2_t8,
-            ark_bn254::Fr,
-            "bn254_t8"
-        ),
-        (
-            bn254_t12_matches_frozen_kat,
-            bn254_t12_textbook_gives_frozen_kat,
-            bn254,
-            t12,
-            poseidon2_t12,
-            ark_bn254::Fr,
-            "bn254_t12"
-        ),
-    ]
-);
-
-frozen_kat_tests!(
-    "bls12-381",
-    [(
-        bls12_381_t12_matches_frozen_kat,
-        bls12_381_t12_textbook_gives_frozen_kat,
-        bls12_381,
-        t12,
-        poseidon2_t12,
-        ark_bls12_381::Fr,
-        "bls12_381_t12"
-    ),]
-);
 
 /// One `frozen_kats.json` entry: generated parameters, runtime path, input `[0, ..., t-1]`.
-fn freeze<F: PrimeField + LinearLayers>(
-    id: &str,
-    field: &str,
-    t: usize,
-    d: u64,
-    rf: usize,
-    rp: usize,
-) -> Value {
+fn freeze<F: PrimeField + LinearLayers>(id: &str, t: usize, d: u64, rf: usize, rp: usize) -> Value {
+    let field = match id.split("_t").next() {
+        Some("bn254") => "BN254 scalar field Fr",
+        Some("bls12_381") => "BLS12-381 scalar field Fr",
+        _ => panic!("{id}: no field description"),
+    };
     let params = Poseidon2Params::<F>::generate(t, d, rf, rp).expect("generate");
     let input: Vec<F> = (0..t as u64).map(F::from_u64).collect();
     let output = Poseidon2::new(params).permutation(&input).expect("width");
@@ -137,18 +52,12 @@ fn freeze<F: PrimeField + LinearLayers>(
 #[ignore = "writes tests/vectors/frozen_kats.json; run by hand only when freezing"]
 fn write_frozen_kats_file() {
     let file = json!({
-        "description": "Permutation known answers for the fast-poseidon2 instances the Horizen Labs reference does not ship. Computed once by fast-poseidon2 (constants from its Grain LFSR, Poseidon2Params::generate; output of the runtime-width path) and frozen; checked by tests/known_answers/frozen_kats.rs on both paths and against the textbook dense-matrix permutation.",
+        "description": "Permutation known answers for the fast-poseidon2 instances the Horizen Labs reference does not ship. Computed once by fast-poseidon2 (constants from its Grain LFSR, Poseidon2Params::generate; output of the runtime-width path) and frozen; checked by tests/known_answers/kat.rs on both paths and against the textbook dense-matrix permutation.",
         "command": "cargo test --release --test known_answers -- --ignored write_frozen_kats_file",
         "date": today_utc(),
         "encoding": "0x-prefixed big-endian hex of the canonical integer, 2 * ceil(bits / 8) digits",
         "input_rule": "state[i] = i for i in 0..t",
-        "instances": [
-            freeze::<ark_bn254::Fr>("bn254_t2", "BN254 scalar field Fr", 2, 5, 8, 56),
-            freeze::<ark_bn254::Fr>("bn254_t4", "BN254 scalar field Fr", 4, 5, 8, 56),
-            freeze::<ark_bn254::Fr>("bn254_t8", "BN254 scalar field Fr", 8, 5, 8, 57),
-            freeze::<ark_bn254::Fr>("bn254_t12", "BN254 scalar field Fr", 12, 5, 8, 57),
-            freeze::<ark_bls12_381::Fr>("bls12_381_t12", "BLS12-381 scalar field Fr", 12, 5, 8, 57),
-        ],
+        "instances": frozen_instances(),
     });
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -118,36 +118,26 @@ fn babybear_t24_generation_reproduces_reference_constants() {
 /// One line per instance: `feature, test name: module, (ct constructor, ct field), (getter,
 /// getter field), (t, d, R_F, R_P)`.
 macro_rules! baked_tables_equal_generation {
-    ($($feature:literal, $name:ident: $module:ident, ($ct:ident, $ct_field:ty), ($getter:ident, $field:ty), ($t:literal, $d:literal, $rf:literal, $rp:literal);)*) => {$(
-        #[cfg(feature = $feature)]
+    ($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident) => {
         #[test]
         fn $name() {
             use fast_poseidon2::instances::$module;
-            assert_eq!(
-                $module::ct::$ct().to_params(),
-                Poseidon2Params::<$ct_field>::generate($t, $d, $rf, $rp).unwrap(),
-                "ct table"
-            );
+            let generated = Poseidon2Params::<$field>::generate($t, $d, $rf, $rp).unwrap();
+            assert_eq!($module::ct::$ct().to_params(), generated, "ct table");
             assert_eq!(
                 $module::$getter().params(),
-                &Poseidon2Params::<$field>::generate($t, $d, $rf, $rp).unwrap(),
+                &generated,
                 "cached getter table"
             );
         }
-    )*};
+    };
 }
 
-baked_tables_equal_generation! {
-    "bn254", bn254_t2_tables_equal_generation: bn254, (t2, ark_bn254::Fr), (poseidon2_t2, ark_bn254::Fr), (2, 5, 8, 56);
-    "bn254", bn254_t3_tables_equal_generation: bn254, (t3, ark_bn254::Fr), (poseidon2_t3, ark_bn254::Fr), (3, 5, 8, 56);
-    "bn254", bn254_t4_tables_equal_generation: bn254, (t4, ark_bn254::Fr), (poseidon2_t4, ark_bn254::Fr), (4, 5, 8, 56);
-    "bn254", bn254_t8_tables_equal_generation: bn254, (t8, ark_bn254::Fr), (poseidon2_t8, ark_bn254::Fr), (8, 5, 8, 57);
-    "bn254", bn254_t12_tables_equal_generation: bn254, (t12, ark_bn254::Fr), (poseidon2_t12, ark_bn254::Fr), (12, 5, 8, 57);
-    "bls12-381", bls12_381_t2_tables_equal_generation: bls12_381, (t2, ark_bls12_381::Fr), (poseidon2_t2, ark_bls12_381::Fr), (2, 5, 8, 56);
-    "bls12-381", bls12_381_t3_tables_equal_generation: bls12_381, (t3, ark_bls12_381::Fr), (poseidon2_t3, ark_bls12_381::Fr), (3, 5, 8, 56);
-    "bls12-381", bls12_381_t4_tables_equal_generation: bls12_381, (t4, ark_bls12_381::Fr), (poseidon2_t4, ark_bls12_381::Fr), (4, 5, 8, 56);
-    "bls12-381", bls12_381_t8_tables_equal_generation: bls12_381, (t8, ark_bls12_381::Fr), (poseidon2_t8, ark_bls12_381::Fr), (8, 5, 8, 57);
-    "bls12-381", bls12_381_t12_tables_equal_generation: bls12_381, (t12, ark_bls12_381::Fr), (poseidon2_t12, ark_bls12_381::Fr), (12, 5, 8, 57);
+/// One test per shipped instance: its baked tables (const and cached getter) equal a fresh
+/// generation.
+mod baked_tables_equal_generation {
+    use super::*;
+    testkit::for_each_instance!(@spec baked_tables_equal_generation);
 }
 
 /// Generation cost of the widest 255-bit instance (round constants plus every diagonal draw

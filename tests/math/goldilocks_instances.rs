@@ -1,6 +1,6 @@
-//! The Goldilocks instances (t = 8, 12, 16, 20): the `GoldilocksFast` ct path, the ark
-//! `Goldilocks` cached path and the reference (`zkhash` 0.2) agree, and the baked constants are
-//! the reference's and our Grain's.
+//! The Goldilocks instances (t = 8, 12, 16, 20): the `GoldilocksFast` ct path and cached
+//! runtime path, the same instances generated on ark's `Goldilocks`, and the reference
+//! (`zkhash` 0.2) agree, and the baked constants are the reference's and our Grain's.
 #![cfg(all(feature = "goldilocks", feature = "std"))]
 
 use testkit as common;
@@ -28,7 +28,10 @@ type Ct<const T: usize> = Poseidon2Ct<GoldilocksFast, T, 8, 22, 7>;
 struct Width<const T: usize> {
     id: &'static str,
     ct: Ct<T>,
-    flexible: &'static Poseidon2<Goldilocks>,
+    /// The cached runtime getter (`GoldilocksFast`).
+    cached: &'static Poseidon2<GoldilocksFast>,
+    /// The same instance generated on ark's `Goldilocks`.
+    ark: Poseidon2<Goldilocks>,
     zk_params: &'static std::sync::Arc<ZkParams<Zk>>,
     /// The reference's `RC{t}`: 30 rows of `t`; partial-round rows hold their constant at 0.
     zk_rc: &'static [Vec<Zk>],
@@ -51,7 +54,8 @@ macro_rules! each_width {
             $check(Width::<$t> {
                 id: concat!("goldilocks_t", $t),
                 ct: goldilocks::ct::$ct(),
-                flexible: goldilocks::$getter(),
+                cached: goldilocks::$getter(),
+                ark: Poseidon2::new(Poseidon2Params::generate($t, 7, 8, 22).unwrap()),
                 zk_params: &zk::$params,
                 zk_rc: &zk::$rc,
                 zk_diag_m1: &zk::$diag,
@@ -87,22 +91,25 @@ fn ct_output<const T: usize>(w: &Width<T>, raw: [u64; T]) -> Vec<u64> {
     canonical(&w.ct.permutation(&raw.map(GoldilocksFast::new)))
 }
 
-/// The cached ark path's output on the raw values (reduced mod p), canonical.
-fn flexible_output<const T: usize>(w: &Width<T>, raw: [u64; T]) -> Vec<u64> {
+/// The ark path's output on the raw values (reduced mod p), canonical.
+fn ark_output<const T: usize>(w: &Width<T>, raw: [u64; T]) -> Vec<u64> {
     let input: Vec<Goldilocks> = raw.iter().map(|&v| Goldilocks::from(v)).collect();
-    ark_u64s(&w.flexible.permutation(&input).unwrap())
+    ark_u64s(&w.ark.permutation(&input).unwrap())
+}
+
+/// The cached runtime path's output on the raw values, canonical.
+fn cached_output<const T: usize>(w: &Width<T>, raw: [u64; T]) -> Vec<u64> {
+    let input = raw.map(GoldilocksFast::new);
+    canonical(&w.cached.permutation(&input).unwrap())
 }
 
 #[test]
-fn ct_fast_path_and_cached_ark_path_agree_on_random_states() {
+fn ct_cached_and_ark_paths_agree_on_random_states() {
     fn check<const T: usize>(w: Width<T>) {
         for raw in random_states::<T>(T as u64) {
-            assert_eq!(
-                ct_output(&w, raw),
-                flexible_output(&w, raw),
-                "{}: {raw:x?}",
-                w.id
-            );
+            let ct = ct_output(&w, raw);
+            assert_eq!(ct, cached_output(&w, raw), "{} cached: {raw:x?}", w.id);
+            assert_eq!(ct, ark_output(&w, raw), "{} ark: {raw:x?}", w.id);
         }
     }
     each_width!(check);
@@ -110,7 +117,7 @@ fn ct_fast_path_and_cached_ark_path_agree_on_random_states() {
 
 /// `Poseidon2::permute_batch` dispatches on the S-box degree; Goldilocks is the shipped d = 7.
 #[test]
-fn cached_ark_path_batch_equals_the_single_state_permutation() {
+fn ark_path_batch_equals_the_single_state_permutation() {
     fn check<const T: usize>(w: Width<T>) {
         let states: Vec<Goldilocks> = random_states::<T>(0xba7c)
             .take(20)
@@ -118,9 +125,9 @@ fn cached_ark_path_batch_equals_the_single_state_permutation() {
             .map(Goldilocks::from)
             .collect();
         let mut batch = states.clone();
-        w.flexible.permute_batch(&mut batch).unwrap();
+        w.ark.permute_batch(&mut batch).unwrap();
         for (got, input) in batch.chunks_exact(T).zip(states.chunks_exact(T)) {
-            assert_eq!(got, w.flexible.permutation(input).unwrap(), "{}", w.id);
+            assert_eq!(got, w.ark.permutation(input).unwrap(), "{}", w.id);
         }
     }
     each_width!(check);
@@ -170,12 +177,8 @@ fn both_paths_match_zkhash_on_random_states() {
                 .map(zk_to_u64)
                 .collect();
             assert_eq!(ct_output(&w, raw), want, "{} ct: {raw:x?}", w.id);
-            assert_eq!(
-                flexible_output(&w, raw),
-                want,
-                "{} flexible: {raw:x?}",
-                w.id
-            );
+            assert_eq!(cached_output(&w, raw), want, "{} cached: {raw:x?}", w.id);
+            assert_eq!(ark_output(&w, raw), want, "{} ark: {raw:x?}", w.id);
         }
     }
     each_width!(check);
@@ -218,8 +221,10 @@ fn baked_tables_equal_zkhash_tables_entry_by_entry() {
         let reference = (zk_rows, zk_diag);
         let fast = reference_layout(T, &w.ct.to_params(), GoldilocksFast::to_canonical_u64);
         assert_eq!(fast, reference, "{}: ct (GoldilocksFast) tables", w.id);
-        let ark = reference_layout(T, w.flexible.params(), ark_to_u64);
-        assert_eq!(ark, reference, "{}: cached (ark) tables", w.id);
+        let cached = reference_layout(T, w.cached.params(), GoldilocksFast::to_canonical_u64);
+        assert_eq!(cached, reference, "{}: cached tables", w.id);
+        let ark = reference_layout(T, w.ark.params(), ark_to_u64);
+        assert_eq!(ark, reference, "{}: ark tables", w.id);
     }
     each_width!(check);
 }
@@ -269,7 +274,8 @@ fn generated_constants_and_diagonals_equal_instances_json() {
 fn baked_tables_equal_fresh_generation_over_both_field_types() {
     fn check<const T: usize>(w: Width<T>) {
         let ark = Poseidon2Params::<Goldilocks>::generate(T, 7, 8, 22).unwrap();
-        assert_eq!(&ark, w.flexible.params(), "{}: ark", w.id);
+        assert_eq!(ark, *w.ark.params(), "{}: ark", w.id);
+        assert_eq!(w.cached.params(), &w.ct.to_params(), "{}: cached", w.id);
         let fast = Poseidon2Params::<GoldilocksFast>::generate(T, 7, 8, 22).unwrap();
         assert_eq!(fast, w.ct.to_params(), "{}: GoldilocksFast", w.id);
     }

@@ -11,7 +11,6 @@ use ark_bn254::Fr;
 use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::Field;
-use fast_poseidon2::instances::bn254;
 use op_count::{OpCounts, count_ct, count_runtime};
 
 /// The shape `(t, d, R_F, R_P)` of an instance.
@@ -121,35 +120,30 @@ fn table_row(name: &str, s: Shape, c: OpCounts) -> String {
     )
 }
 
-/// Instances of this crate whose constants are in this build, as `(name, ct instance)`.
-/// Adding an instance is one line.
+/// Calls `$f(name, &ct)` for every shipped instance in this build (`for_each_instance!`).
 macro_rules! for_each_shipped_instance {
     ($f:ident) => {{
-        $f("BN254 t=2", &bn254::ct::t2());
-        $f("BN254 t=3", &bn254::ct::t3());
-        $f("BN254 t=4", &bn254::ct::t4());
-        $f("BN254 t=8", &bn254::ct::t8());
-        $f("BN254 t=12", &bn254::ct::t12());
+        macro_rules! call {
+            ($name:ident, $t:literal, $digest:literal, $group:literal, $ct:expr, $flexible:expr) => {
+                $f(stringify!($name), &$ct);
+            };
+        }
+        testkit::for_each_instance!(call);
     }};
 }
 
-/// Every instance shape the crate ships or plans (BLS12-381 and Goldilocks shapes from the
-/// reference's `instances.json`), as `(name, t, d, R_F, R_P)`.
-const INSTANCE_SHAPES: &[(&str, u64, u64, u64, u64)] = &[
-    ("BN254 t=2", 2, 5, 8, 56),
-    ("BN254 t=3", 3, 5, 8, 56),
-    ("BN254 t=4", 4, 5, 8, 56),
-    ("BN254 t=8", 8, 5, 8, 57),
-    ("BN254 t=12", 12, 5, 8, 57),
-    ("BLS12-381 t=2", 2, 5, 8, 56),
-    ("BLS12-381 t=3", 3, 5, 8, 56),
-    ("BLS12-381 t=4", 4, 5, 8, 56),
-    ("BLS12-381 t=8", 8, 5, 8, 57),
-    ("Goldilocks t=8", 8, 7, 8, 22),
-    ("Goldilocks t=12", 12, 7, 8, 22),
-    ("Goldilocks t=16", 16, 7, 8, 22),
-    ("Goldilocks t=20", 20, 7, 8, 22),
-];
+/// The shapes of the shipped instances (`for_each_instance!`), as `(name, t, d, R_F, R_P)`.
+fn instance_shapes() -> Vec<(&'static str, u64, u64, u64, u64)> {
+    #[allow(unused_mut)]
+    let mut shapes = Vec::new();
+    macro_rules! shape {
+        ($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident) => {
+            shapes.push((stringify!($name), $t, $d, $rf, $rp));
+        };
+    }
+    testkit::for_each_instance!(@spec shape);
+    shapes
+}
 
 /// Parameters of shape `s` over BN254 with arbitrary constants: counts do not depend on the
 /// constants' values, only on the shape.
@@ -205,7 +199,7 @@ fn ct_and_runtime_paths_count_the_same_operations() {
 #[test]
 fn every_instance_shape_counts_exactly_the_formula() {
     println!("{TABLE_HEADER}");
-    for &(name, t, d, rounds_f, rounds_p) in INSTANCE_SHAPES {
+    for (name, t, d, rounds_f, rounds_p) in instance_shapes() {
         let shape = Shape {
             t,
             d,
@@ -250,5 +244,8 @@ fn bn254_t3_counts_match_a_hand_count() {
         additions: 405,
         doublings: 56,
     };
-    assert_eq!(count_runtime(&bn254::ct::t3().to_params()), expected);
+    assert_eq!(
+        count_runtime(&fast_poseidon2::instances::bn254::ct::t3().to_params()),
+        expected
+    );
 }

@@ -45,53 +45,22 @@ fn round_numbers_match_the_reference_formula_table() {
     }
 }
 
-/// The parameters of every shipped instance, as the cached getters serve them. Extend the list
-/// when a field or width is added.
+/// The parameters of every shipped instance (`for_each_instance!`), as the cached getters
+/// serve them.
 fn shipped() -> Vec<(&'static str, ShippedInstance)> {
     #[allow(unused_mut)]
     let mut all = Vec::new();
     macro_rules! ship {
-        ($feature:literal, $module:ident, $field:ty, [$($getter:ident),*]) => {
-            #[cfg(feature = $feature)]
-            {
-                use fast_poseidon2::instances::$module;
-                $(all.push((
-                    concat!(stringify!($module), "::", stringify!($getter)),
-                    ShippedInstance::of::<$field>($module::$getter().params()),
-                ));)*
-            }
+        ($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident) => {
+            all.push((
+                stringify!($name),
+                ShippedInstance::of::<$field>(
+                    fast_poseidon2::instances::$module::$getter().params(),
+                ),
+            ));
         };
     }
-    ship!(
-        "bn254",
-        bn254,
-        ark_bn254::Fr,
-        [
-            poseidon2_t2,
-            poseidon2_t3,
-            poseidon2_t4,
-            poseidon2_t8,
-            poseidon2_t12
-        ]
-    );
-    ship!(
-        "bls12-381",
-        bls12_381,
-        ark_bls12_381::Fr,
-        [
-            poseidon2_t2,
-            poseidon2_t3,
-            poseidon2_t4,
-            poseidon2_t8,
-            poseidon2_t12
-        ]
-    );
-    ship!(
-        "goldilocks",
-        goldilocks,
-        fast_poseidon2::goldilocks::Goldilocks,
-        [poseidon2_t8, poseidon2_t12, poseidon2_t16, poseidon2_t20]
-    );
+    testkit::for_each_instance!(@spec ship);
     all
 }
 

@@ -1,11 +1,15 @@
-//! `cargo run -p xtask -- gen-params [--check]`: regenerates `src/instances/tables/*.rs` from the
-//! crate's own Grain LFSR (`Poseidon2Params::generate`). With `--check`, writes nothing and exits
-//! with status 1 if any file would change.
+//! `cargo run -p xtask -- gen-params [--check]`: regenerates, from the registry below
+//! ([`REGISTRY`], the one list of shipped instances), the constant tables
+//! `src/instances/tables/*.rs` (by the crate's own Grain LFSR, `Poseidon2Params::generate`), the
+//! generated region of each `src/instances/<field>.rs` (its `declare_instances!` call) and
+//! `testkit/src/registry.rs` (the `for_each_instance!` list of tests, benches and fuzz targets).
+//! With `--check`, writes nothing and exits with status 1 if any file would change.
 
 use ark_ff::{Fp, MontBackend, MontConfig};
 use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::goldilocks::GoldilocksFast;
+use fast_poseidon2::modes::{merkle_arity, security_elements};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +39,8 @@ const HL: &str = "HorizenLabs/poseidon2 commit 055bde3f4782731ba5f5ce5888a440a94
 trait ConstElement: PrimeField {
     /// The field's type as the table file names it.
     const TYPE: &'static str;
+    /// The field's type as an instance module names it.
+    const FIELD_PATH: &'static str;
     /// Module-doc lines on the representation the table stores.
     const DOC: &'static str;
     /// The `use` line the element constructor needs besides the field type.
@@ -54,6 +60,7 @@ where
     Self: PrimeField,
 {
     const TYPE: &'static str = "Fr";
+    const FIELD_PATH: &'static str = "Fr";
     const DOC: &'static str =
         "//! Elements: Montgomery form (`x · 2^256 mod p`) as four little-endian 64-bit limbs, the
 //! representation ark-ff stores, so that the const `Fp::new_unchecked` builds them.
@@ -74,6 +81,7 @@ const fn e(limbs: [u64; 4]) -> Fr {
 /// canonical integers.
 impl ConstElement for GoldilocksFast {
     const TYPE: &'static str = "GoldilocksFast";
+    const FIELD_PATH: &'static str = "crate::goldilocks::GoldilocksFast";
     const DOC: &'static str =
         "//! Elements: canonical integers, built by the const `GoldilocksFast::new`.\n";
     const IMPORT: &'static str = "use crate::goldilocks::GoldilocksFast;";
@@ -169,55 +177,259 @@ fn render<F: ConstElement>(field: &str, import: Option<&str>, specs: &[Spec]) ->
     out
 }
 
-fn tables() -> Vec<(&'static str, String)> {
-    vec![
-        (
-            "bn254.rs",
-            render::<ark_bn254::Fr>(
-                "BN254",
-                Some("use ark_bn254::Fr;"),
-                &[
-                    spec(2, 5, 56, None),
-                    spec(
-                        3,
-                        5,
-                        56,
-                        Some("poseidon2_instance_bn256.rs (POSEIDON2_BN256_PARAMS)"),
-                    ),
-                    spec(4, 5, 56, None),
-                    spec(8, 5, 57, None),
-                    spec(12, 5, 57, None),
-                ],
+/// One field's shipped instances, as the registry lists them.
+struct FieldSpec {
+    /// The field's name in docs ("BN254").
+    name: &'static str,
+    /// The module under `instances::` (and under `src/instances/tables/`).
+    module: &'static str,
+    /// The Cargo feature that gates the module.
+    feature: &'static str,
+    /// Prefix of the type aliases (`Bn254` gives `Bn254T3`).
+    alias: &'static str,
+    /// The element type as code outside the crate names it (testkit's instance list).
+    type_path: &'static str,
+    /// The `use` line that brings the element type into the generated table file, if any.
+    import: Option<&'static str>,
+    /// One line per shipped width.
+    instances: &'static [Spec],
+}
+
+/// The registry: every shipped instance, one line each, and the single source of every
+/// generated file. Adding a width is one line here, then `cargo run -p xtask -- gen-params`
+/// rewrites the constant tables, the instance declarations and the instance list that tests,
+/// benches and fuzz targets iterate (`testkit/src/registry.rs`).
+const REGISTRY: [FieldSpec; 3] = [
+    FieldSpec {
+        name: "BN254",
+        module: "bn254",
+        feature: "bn254",
+        alias: "Bn254",
+        type_path: "ark_bn254::Fr",
+        import: Some("use ark_bn254::Fr;"),
+        instances: &[
+            spec(2, 5, 56, None),
+            spec(
+                3,
+                5,
+                56,
+                Some("poseidon2_instance_bn256.rs (POSEIDON2_BN256_PARAMS)"),
             ),
-        ),
+            spec(4, 5, 56, None),
+            spec(8, 5, 57, None),
+            spec(12, 5, 57, None),
+        ],
+    },
+    FieldSpec {
+        name: "BLS12-381",
+        module: "bls12_381",
+        feature: "bls12-381",
+        alias: "Bls12381",
+        type_path: "ark_bls12_381::Fr",
+        import: Some("use ark_bls12_381::Fr;"),
+        instances: &[
+            spec(2, 5, 56, Some(BLS[0])),
+            spec(3, 5, 56, Some(BLS[1])),
+            spec(4, 5, 56, Some(BLS[2])),
+            spec(8, 5, 57, Some(BLS[3])),
+            spec(12, 5, 57, None),
+        ],
+    },
+    FieldSpec {
+        name: "Goldilocks",
+        module: "goldilocks",
+        feature: "goldilocks",
+        alias: "Goldilocks",
+        type_path: "fast_poseidon2::goldilocks::GoldilocksFast",
+        import: None,
+        instances: &[
+            spec(8, 7, 22, Some(GOLDILOCKS[0])),
+            spec(12, 7, 22, Some(GOLDILOCKS[1])),
+            spec(16, 7, 22, Some(GOLDILOCKS[2])),
+            spec(20, 7, 22, Some(GOLDILOCKS[3])),
+        ],
+    },
+];
+
+/// Every generated file: (path from the repository root, contents).
+fn generated() -> Vec<(String, String)> {
+    let [bn254, bls12_381, goldilocks] = &REGISTRY;
+    let mut files = Vec::new();
+    let mut lists = Vec::new();
+    files.extend(field_files::<ark_bn254::Fr>(bn254, &mut lists));
+    files.extend(field_files::<ark_bls12_381::Fr>(bls12_381, &mut lists));
+    files.extend(field_files::<GoldilocksFast>(goldilocks, &mut lists));
+    files.push(("testkit/src/registry.rs".into(), render_registry(&lists)));
+    files
+}
+
+/// One field's table file and instance module (its generated region); pushes the field's arm
+/// of testkit's instance list onto `lists`.
+fn field_files<F: ConstElement>(
+    field: &FieldSpec,
+    lists: &mut Vec<String>,
+) -> [(String, String); 2] {
+    let digest = security_elements(F::MODULUS_BITS);
+    let mut arm = format!(
+        "    (@data {}, $($how:tt)*) => {{\n        $crate::for_each_instance!(@emit [$($how)*];\n",
+        field.module
+    );
+    for s in field.instances {
+        let group = merkle_arity(s.t, digest).map_or(0, |arity| arity * digest);
+        writeln!(
+            arm,
+            "            (\"{feature}\", {module}, {module}_t{t}, {ty}, {t}, {rf}, {rp}, {d}, {digest}, {group}, t{t}, poseidon2_t{t}),",
+            feature = field.feature,
+            module = field.module,
+            t = s.t,
+            ty = field.type_path,
+            rf = s.rounds_f,
+            rp = s.rounds_p,
+            d = s.d,
+        )
+        .unwrap();
+    }
+    arm += "        );\n    };\n";
+    lists.push(arm);
+    let module = format!("src/instances/{}.rs", field.module);
+    let current = std::fs::read_to_string(repository().join(&module)).unwrap_or_default();
+    [
         (
-            "bls12_381.rs",
-            render::<ark_bls12_381::Fr>(
-                "BLS12-381",
-                Some("use ark_bls12_381::Fr;"),
-                &[
-                    spec(2, 5, 56, Some(BLS[0])),
-                    spec(3, 5, 56, Some(BLS[1])),
-                    spec(4, 5, 56, Some(BLS[2])),
-                    spec(8, 5, 57, Some(BLS[3])),
-                    spec(12, 5, 57, None),
-                ],
-            ),
+            format!("src/instances/tables/{}.rs", field.module),
+            render::<F>(field.name, field.import, field.instances),
         ),
-        (
-            "goldilocks.rs",
-            render::<GoldilocksFast>(
-                "Goldilocks",
-                None,
-                &[
-                    spec(8, 7, 22, Some(GOLDILOCKS[0])),
-                    spec(12, 7, 22, Some(GOLDILOCKS[1])),
-                    spec(16, 7, 22, Some(GOLDILOCKS[2])),
-                    spec(20, 7, 22, Some(GOLDILOCKS[3])),
-                ],
-            ),
-        ),
+        (module, with_declaration::<F>(&current, field)),
     ]
+}
+
+/// The generated region of an instance module (between these lines, both kept).
+const BEGIN: &str =
+    "// BEGIN generated by `cargo run -p xtask -- gen-params` from xtask's registry; do not edit.";
+const END: &str = "// END generated.";
+
+/// `current` (an instance module) with the text between [`BEGIN`] and [`END`] replaced by the
+/// field's `declare_instances!` call.
+fn with_declaration<F: ConstElement>(current: &str, field: &FieldSpec) -> String {
+    let (Some(begin), Some(end)) = (current.find(BEGIN), current.find(END)) else {
+        panic!(
+            "src/instances/{}.rs lacks the generated-region lines",
+            field.module
+        );
+    };
+    let (d, rounds_f) = (field.instances[0].d, field.instances[0].rounds_f);
+    let mut call = format!(
+        "{BEGIN}\nsuper::declare_instances! {{\n    field_name: \"{name}\",\n    field: {ty},\n    d: {d},\n    rounds_f: {rounds_f},\n    tables: crate::instances::tables::{module},\n    widths: [\n",
+        name = field.name,
+        ty = F::FIELD_PATH,
+        module = field.module,
+    );
+    for s in field.instances {
+        assert_eq!((s.d, s.rounds_f), (d, rounds_f), "one d and R_F per field");
+        writeln!(
+            call,
+            "        ({t}, {rp}, T{t}, t{t}, poseidon2_t{t}, {alias}T{t}),",
+            t = s.t,
+            rp = s.rounds_p,
+            alias = field.alias
+        )
+        .unwrap();
+    }
+    call += "    ]\n}\n";
+    format!("{}{call}{}", &current[..begin], &current[end..])
+}
+
+/// testkit's `for_each_instance!`, from every field's arm.
+fn render_registry(arms: &[String]) -> String {
+    let modules: Vec<&str> = REGISTRY.iter().map(|f| f.module).collect();
+    let all = |form: &str| -> String {
+        modules
+            .iter()
+            .map(|m| format!("        $crate::for_each_instance!({form}{m});\n"))
+            .collect()
+    };
+    format!(
+        "{REGISTRY_DOC}macro_rules! for_each_instance {{
+    ($m:ident) => {{
+{short}    }};
+    (@spec $m:ident) => {{
+{spec}    }};
+    ($m:ident, $module:ident) => {{
+        $crate::for_each_instance!(@data $module, @short $m);
+    }};
+    (@spec $m:ident, $module:ident) => {{
+        $crate::for_each_instance!(@data $module, @spec $m);
+    }};
+    (@with $extra:tt $m:ident) => {{
+{with}    }};
+{arms}{REGISTRY_EMIT}}}
+",
+        short = all("$m, "),
+        spec = all("@spec $m, "),
+        with = modules
+            .iter()
+            .map(|m| format!("        $crate::for_each_instance!(@data {m}, @with $extra $m);\n"))
+            .collect::<String>(),
+        arms = arms.concat(),
+    )
+}
+
+const REGISTRY_DOC: &str = r#"//! The shipped instances. Generated by `cargo run -p xtask -- gen-params` from xtask's registry
+//! (the one list of instances: adding one is one line there); do not edit.
+
+/// Invokes `$m!(name, t, digest, group, ct_constructor_expr, cached_flexible_expr)` once per
+/// shipped instance: `digest` is the field's digest length `D` (1 on BN254 and BLS12-381, 4 on
+/// Goldilocks), `group` the Merkle compression's input length `merkle_arity · D`.
+///
+/// `for_each_instance!(@spec $m)` invokes `$m!(feature, module, name, Field, t, R_F, R_P, d,
+/// digest, group, ct_fn, getter)` instead, for callers that need the shape or the element type
+/// (`Field`: the type both `ct::tN()` and `poseidon2_tN()` run on). `for_each_instance!($m,
+/// bn254)` and `for_each_instance!(@spec $m, bn254)` restrict either form to one module.
+/// `for_each_instance!(@with [tokens] $m)` passes `[tokens]` first to each short-form call, for
+/// callers that need their own values inside the callback (the fuzz crate's `with_instance!`).
+///
+/// The one list of instances that tests, benches and fuzz targets iterate. Each line is gated on
+/// the instance's crate feature, evaluated in the calling crate.
+#[macro_export]
+"#;
+
+const REGISTRY_EMIT: &str = r#"    (@emit [@short $m:ident]; $(($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident)),* $(,)?) => {
+        $(
+            #[cfg(feature = $feature)]
+            $m!(
+                $name,
+                $t,
+                $digest,
+                $group,
+                fast_poseidon2::instances::$module::ct::$ct(),
+                fast_poseidon2::instances::$module::$getter()
+            );
+        )*
+    };
+    (@emit [@with $extra:tt $m:ident]; $(($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident)),* $(,)?) => {
+        $(
+            #[cfg(feature = $feature)]
+            $m!(
+                $extra
+                $name,
+                $t,
+                $digest,
+                $group,
+                fast_poseidon2::instances::$module::ct::$ct(),
+                fast_poseidon2::instances::$module::$getter()
+            );
+        )*
+    };
+    (@emit [@spec $m:ident]; $(($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident)),* $(,)?) => {
+        $(
+            #[cfg(feature = $feature)]
+            $m!($feature, $module, $name, $field, $t, $rf, $rp, $d, $digest, $group, $ct, $getter);
+        )*
+    };
+"#;
+
+/// The repository root.
+fn repository() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// The reference's BLS12-381 parameter sets, t = 2, 3, 4, 8.
@@ -243,23 +455,19 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let check = args.iter().any(|a| a == "--check");
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../src/instances/tables");
     let mut drift = false;
-    for (file, text) in tables() {
-        let path = dir.join(file);
+    for (file, text) in generated() {
+        let path = repository().join(&file);
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         if current == text {
             continue;
         }
         drift = true;
         if check {
-            eprintln!(
-                "drift: {} differs from the generator's output",
-                path.display()
-            );
+            eprintln!("drift: {file} differs from the generator's output");
         } else {
-            std::fs::write(&path, text).expect("write table");
-            eprintln!("wrote {}", path.display());
+            std::fs::write(&path, text).expect("write generated file");
+            eprintln!("wrote {file}");
         }
     }
     if check && drift {
