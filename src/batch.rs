@@ -97,7 +97,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// `self.permutation(&states[i])`. Any length works (0 included): whole groups of 8 states
     /// run on the SIMD backend when there is one, the rest on the scalar path.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        run_batch::<F, D>(states.as_flattened_mut(), T, self.batch());
+        self.with_batch(|batch| run_batch::<F, D>(states.as_flattened_mut(), T, batch));
     }
 
     /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one, so every
@@ -105,11 +105,13 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// permutes nothing, if `backend` does not run `F` on this CPU and build.
     #[doc(hidden)]
     pub fn permute_batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool {
-        let Some(batch) = self.batch_on(backend) else {
-            return false;
-        };
-        run_batch::<F, D>(states.as_flattened_mut(), T, batch);
-        true
+        self.with_batch_on(backend, |batch| {
+            let Some(batch) = batch else {
+                return false;
+            };
+            run_batch::<F, D>(states.as_flattened_mut(), T, batch);
+            true
+        })
     }
 
     /// The Merkle compression of every group of `N` elements (the [`crate::modes::merkle_arity`]

@@ -24,12 +24,11 @@ use crate::permutation::{RoundConstants, permute};
 /// # }
 /// ```
 ///
-/// Batches (`permute_batch`, `compress_batch`, Merkle roots) keep the backend chosen for `F`
-/// and the round constants in its kernel's form in a cache inside the value, filled on the
-/// first batch call (fixed-size arrays: no heap): bind a `const` instance to a variable (or use
-/// its constructor, e.g. `ct::t3()`) so that the cache is kept across calls. `==` and `Debug`
-/// ignore the cache.
-#[derive(Clone)]
+/// Batches (`permute_batch`, `compress_batch`, Merkle roots) convert the round constants into
+/// the backend's form on the stack at each call (no heap): the value itself holds no cache, so
+/// that it stays a plain `const` (a cache would be interior mutability, fresh at every use of a
+/// `const`). [`crate::Poseidon2`] keeps its converted constants in the value.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Poseidon2Ct<F, const T: usize, const RF: usize, const RP: usize, const D: u64> {
     /// `RF` rounds of `T` constants: first the `RF / 2` initial rounds, then the `RF / 2` final.
     external: [[F; T]; RF],
@@ -37,37 +36,6 @@ pub struct Poseidon2Ct<F, const T: usize, const RF: usize, const RP: usize, cons
     internal: [F; RP],
     /// `mu_i - 1` for the internal matrix.
     diag_m1: [F; T],
-    /// The batch backend and kernel-form constants, built on the first batch call.
-    batch: BatchCache<CtTables<T, RF, RP>>,
-}
-
-impl<F: PartialEq, const T: usize, const RF: usize, const RP: usize, const D: u64> PartialEq
-    for Poseidon2Ct<F, T, RF, RP, D>
-{
-    /// Equal constants (the batch cache is not compared).
-    fn eq(&self, other: &Self) -> bool {
-        self.external == other.external
-            && self.internal == other.internal
-            && self.diag_m1 == other.diag_m1
-    }
-}
-
-impl<F: Eq, const T: usize, const RF: usize, const RP: usize, const D: u64> Eq
-    for Poseidon2Ct<F, T, RF, RP, D>
-{
-}
-
-impl<F: core::fmt::Debug, const T: usize, const RF: usize, const RP: usize, const D: u64>
-    core::fmt::Debug for Poseidon2Ct<F, T, RF, RP, D>
-{
-    /// The constants, as the derived `Debug` would print them (the batch cache is left out).
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Poseidon2Ct")
-            .field("external", &self.external)
-            .field("internal", &self.internal)
-            .field("diag_m1", &self.diag_m1)
-            .finish()
-    }
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -95,7 +63,6 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             external,
             internal,
             diag_m1,
-            batch: BatchCache::new(),
         }
     }
 
@@ -153,17 +120,23 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
-    /// A batch call's view: the backend and kernel-form constants from the cache (built now on
-    /// the first call).
+    /// Runs `f` on a batch view: the backend chosen for `F` and the kernel-form constants,
+    /// converted now into a cache on this stack frame (no heap).
     #[inline]
-    pub(crate) fn batch(&self) -> Batch<'_, F> {
-        self.batch.batch(self.constants())
+    pub(crate) fn with_batch<R>(&self, f: impl FnOnce(Batch<'_, F>) -> R) -> R {
+        let cache = BatchCache::<CtTables<T, RF, RP>>::new();
+        f(cache.batch(self.constants()))
     }
 
-    /// [`Self::batch`] on `backend`, or `None` if it does not run `F` here (the testing hook
-    /// `permute_batch_on`).
-    pub(crate) fn batch_on(&self, backend: crate::BatchBackend) -> Option<Batch<'_, F>> {
-        self.batch.batch_on(self.constants(), backend)
+    /// [`Self::with_batch`] on `backend`, with `None` if it does not run `F` here (the testing
+    /// hook `permute_batch_on`).
+    pub(crate) fn with_batch_on<R>(
+        &self,
+        backend: crate::BatchBackend,
+        f: impl FnOnce(Option<Batch<'_, F>>) -> R,
+    ) -> R {
+        let cache = BatchCache::<CtTables<T, RF, RP>>::new();
+        f(cache.batch_on(self.constants(), backend))
     }
 
     /// Permutes `state` in place.

@@ -88,11 +88,14 @@ impl<F: Field> DiagonalOps for F {
 /// a representation overrides one only with a faster computation of the same values mod p (the
 /// module docs list the overrides and why each exists).
 ///
-/// A [`Field`] implemented outside this crate needs one line to run the permutation,
+/// A [`Field`] implemented outside this crate (which also writes the empty
+/// `impl Representation for MyField {}`, see [`crate::field::Representation`]) needs one line to
+/// run the permutation,
 /// ```
 /// # use fast_poseidon2::field::Field;
 /// # #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 /// # struct MyField(u64);
+/// # impl fast_poseidon2::field::Representation for MyField {}
 /// # impl Field for MyField {
 /// #     const ZERO: Self = MyField(0);
 /// #     const ONE: Self = MyField(1);

@@ -523,7 +523,7 @@ impl<const G: usize> RoundOps for Packed<'_, G> {
 /// The CPU must support avx512f, avx512dq and avx512ifma.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
 unsafe fn permute_all<F: Field, const D: u64>(states: &mut [F], t: usize, k: &Kernel) {
-    let v = Vecs::new(&k.modulus);
+    let v = Vecs::new(k.modulus);
     let group = LANES * t;
     let mut pairs = states.chunks_exact_mut(GROUPS * group);
     for chunk in &mut pairs {

@@ -279,9 +279,8 @@ struct Prepared<S> {
 /// where SIMD backends exist; elsewhere an empty type and every batch runs portable).
 ///
 /// It is not part of the permutation's value: `==` ignores it (always equal), `Debug` leaves it
-/// out, and `Clone` copies it. A `const` permutation (e.g. `instances::bn254::ct::T3`) is a new
-/// value, with an empty cache, at each use: bind it (`let perm = T3;`, or `ct::t3()`) to keep
-/// the cache across calls.
+/// out, and `Clone` starts it empty. [`crate::Poseidon2`] keeps one in the value;
+/// [`crate::ct::Poseidon2Ct`], a plain `const`-able value, makes one on the stack per batch call.
 pub(crate) struct BatchCache<S> {
     #[cfg(all(
         target_arch = "x86_64",

@@ -8,7 +8,7 @@ use super::Sealed;
 ///
 /// # Design
 /// Every item is defaulted, hidden and, where it could break an invariant, sealed: the methods
-/// take a [`Sealed`] argument that only this crate can name or make, so no other crate can call
+/// take a `Sealed` argument that only this crate can name or make, so no other crate can call
 /// them (some build elements from unchecked representations) or override them. A field
 /// implemented elsewhere therefore writes the empty impl
 ///

@@ -168,7 +168,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     }
 
     fn permute_states(&self, states: &mut [F]) {
-        crate::batch::run_batch::<F, D>(states, T, self.batch());
+        self.with_batch(|batch| crate::batch::run_batch::<F, D>(states, T, batch));
     }
 }
 
