@@ -489,7 +489,14 @@ const BATCH: usize = 64;
 /// A batch row: ours is `permute_batch` on blocks of `BATCH` states of a fresh pool (asserted
 /// equal to our scalar permutation on the whole pool first); the peers are our own scalar ct
 /// permutation on the same pool and whatever `peers` builds from the pool.
-fn batch_row<'a, F: PrimeField, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+fn batch_row<
+    'a,
+    F: PrimeField + LinearLayers,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
     op: &str,
     perm: Poseidon2Ct<F, T, RF, RP, D>,
     peers: impl FnOnce(&[[F; T]]) -> Vec<Contender<'a>>,

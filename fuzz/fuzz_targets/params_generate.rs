@@ -6,6 +6,7 @@
 #![no_main]
 
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::{Error, MAX_WIDTH, Poseidon2, Poseidon2Params};
 use fast_poseidon2_fuzz::small::{F17, F19, F257, modulus};
 use fast_poseidon2_fuzz::{byte, elements, textbook};
@@ -36,7 +37,7 @@ fn coprime(d: u64, p_minus_one: u128) -> bool {
     a == 1
 }
 
-fn check<F: PrimeField>(data: &[u8], p_minus_one: u128) {
+fn check<F: PrimeField + LinearLayers>(data: &[u8], p_minus_one: u128) {
     let t = small_or_any(data, 0, 40) as usize;
     let d = small_or_any(data, 9, 16);
     let rounds_f = small_or_any(data, 18, 65) as usize;
