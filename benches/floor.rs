@@ -53,7 +53,7 @@ fn throughput<F: PrimeField + LinearLayers>(op: impl Fn(F, F) -> F) -> f64 {
     let mut inputs = rng();
     let a: Vec<F> = random_elements(&mut inputs, POOL);
     let b: Vec<F> = random_elements(&mut inputs, POOL);
-    let mut out = vec![F::ZERO; POOL];
+    let mut out = vec![F::ZERO_ELEMENT; POOL];
     median_ns_per_item(SAMPLES, SAMPLE_TIME, POOL, || {
         for ((o, &x), &y) in out.iter_mut().zip(black_box(&a)).zip(black_box(&b)) {
             *o = op(x, y);
@@ -84,8 +84,8 @@ macro_rules! op_costs {
     ($measure:ident, $f:ty) => {
         OpCosts {
             add: $measure::<$f>(|x, y| x.add(y)),
-            double: $measure::<$f>(|x, _| x.double()),
-            square: $measure::<$f>(|x, _| x.square()),
+            double: $measure::<$f>(|x, _| x.doubled()),
+            square: $measure::<$f>(|x, _| x.squared()),
             mul: $measure::<$f>(|x, y| x.mul(y)),
         }
     };

@@ -80,7 +80,7 @@ where
     let mut states = Vec::with_capacity(groups * t);
     for children in inputs.chunks_exact(group) {
         states.extend_from_slice(children);
-        states.resize(states.len() + t - group, P::Field::ZERO);
+        states.resize(states.len() + t - group, P::Field::ZERO_ELEMENT);
     }
     perm.permute_states(&mut states);
     let mut digests = Vec::with_capacity(groups * digest);
@@ -97,7 +97,9 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// `self.permutation(&states[i])`. Any length works (0 included): whole groups of 8 states
     /// run on the SIMD backend when there is one, the rest on the scalar path.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        self.with_batch(|batch| run_batch::<F, D>(states.as_flattened_mut(), T, batch));
+        self.with_batch(states.len(), |batch| {
+            run_batch::<F, D>(states.as_flattened_mut(), T, batch)
+        });
     }
 
     /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one, so every
@@ -105,7 +107,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// permutes nothing, if `backend` does not run `F` on this CPU and build.
     #[doc(hidden)]
     pub fn permute_batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool {
-        self.with_batch_on(backend, |batch| {
+        self.with_batch_on(backend, states.len(), |batch| {
             let Some(batch) = batch else {
                 return false;
             };
@@ -158,7 +160,8 @@ impl<F: Field + LinearLayers> Poseidon2<F> {
 
     /// Runs a checked flat batch with the instance's S-box degree.
     pub(crate) fn run_batch(&self, states: &mut [F]) {
-        let (t, batch) = (self.width(), self.batch());
+        let t = self.width();
+        let batch = self.batch(states.len() / t);
         // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
         match self.params().sbox_degree() {
             3 => run_batch::<F, 3>(states, t, batch),

@@ -111,12 +111,12 @@ where
             expected: bytes,
         });
     }
-    let mut elements = [P::Field::ZERO; MAX_BYTE_INPUTS];
+    let mut elements = [P::Field::ZERO_ELEMENT; MAX_BYTE_INPUTS];
     for (index, (slot, input)) in elements.iter_mut().zip(inputs).enumerate() {
         *slot = decode(input, endianness).ok_or(Error::InputLargerThanModulus { index })?;
     }
 
-    let mut digest = [P::Field::ZERO; BYTE_OUTPUT_LEN];
+    let mut digest = [P::Field::ZERO_ELEMENT; BYTE_OUTPUT_LEN];
     // `outputs` (= the capacity c) is below t for every width the sponge accepts; a narrower
     // permutation gets `InsufficientCapacity` from `Sponge::new` (rate 0 is reported as such).
     let rate = perm.width().saturating_sub(outputs).max(1);

@@ -120,12 +120,13 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
-    /// Runs `f` on a batch view: the backend chosen for `F` and the kernel-form constants,
-    /// converted now into a cache on this stack frame (no heap).
+    /// Runs `f` on the view of a batch of `states` states: the backend chosen for `F` and, if
+    /// the batch fills one of its vector groups, the kernel-form constants, converted now into a
+    /// cache on this stack frame (no heap).
     #[inline]
-    pub(crate) fn with_batch<R>(&self, f: impl FnOnce(Batch<'_, F>) -> R) -> R {
+    pub(crate) fn with_batch<R>(&self, states: usize, f: impl FnOnce(Batch<'_, F>) -> R) -> R {
         let cache = BatchCache::<CtTables<T, RF, RP>>::new();
-        f(cache.batch(self.constants()))
+        f(cache.batch(self.constants(), states))
     }
 
     /// [`Self::with_batch`] on `backend`, with `None` if it does not run `F` here (the testing
@@ -133,10 +134,11 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     pub(crate) fn with_batch_on<R>(
         &self,
         backend: crate::BatchBackend,
+        states: usize,
         f: impl FnOnce(Option<Batch<'_, F>>) -> R,
     ) -> R {
         let cache = BatchCache::<CtTables<T, RF, RP>>::new();
-        f(cache.batch_on(self.constants(), backend))
+        f(cache.batch_on(self.constants(), backend, states))
     }
 
     /// Permutes `state` in place.

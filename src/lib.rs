@@ -82,15 +82,7 @@ extern crate std;
 #[allow(unsafe_code)]
 // Where no SIMD backend is compiled (no `std`, other targets, Miri, forced portable) the batch
 // cache and kernel tables are never filled: their code is unused there.
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    )),
-    allow(dead_code, unused_variables)
-)]
+#[cfg_attr(not(fast_poseidon2_simd), allow(dead_code, unused_variables))]
 mod backend;
 mod batch;
 pub mod bytes;

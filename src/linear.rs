@@ -38,32 +38,32 @@ use ark_ff::{Fp, MontBackend, MontConfig};
 /// so both run this one layer code.
 pub trait LinearOps: Copy {
     /// `self + rhs` (a backend may leave the result lazily reduced).
-    fn add(self, rhs: Self) -> Self;
+    fn linear_add(self, rhs: Self) -> Self;
     /// `2 * self`.
-    fn double(self) -> Self;
+    fn linear_double(self) -> Self;
 }
 
 /// Unreduced 128-bit lanes: a field with a wide accumulator (Goldilocks) runs the external layer
 /// here and reduces once per output; callers keep the values far below `2^128`.
 impl LinearOps for u128 {
     #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
+    fn linear_add(self, rhs: Self) -> Self {
         self + rhs
     }
     #[inline(always)]
-    fn double(self) -> Self {
+    fn linear_double(self) -> Self {
         self << 1
     }
 }
 
 impl<F: Field> LinearOps for F {
     #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
+    fn linear_add(self, rhs: Self) -> Self {
         Field::add(self, rhs)
     }
     #[inline(always)]
-    fn double(self) -> Self {
-        Field::double(self)
+    fn linear_double(self) -> Self {
+        Field::doubled(self)
     }
 }
 
@@ -97,12 +97,12 @@ impl<F: Field> DiagonalOps for F {
 /// # struct MyField(u64);
 /// # impl fast_poseidon2::field::Representation for MyField {}
 /// # impl Field for MyField {
-/// #     const ZERO: Self = MyField(0);
-/// #     const ONE: Self = MyField(1);
+/// #     const ZERO_ELEMENT: Self = MyField(0);
+/// #     const ONE_ELEMENT: Self = MyField(1);
 /// #     fn from_u64(v: u64) -> Self { MyField(v % 17) }
 /// #     fn add(self, r: Self) -> Self { MyField((self.0 + r.0) % 17) }
-/// #     fn double(self) -> Self { self.add(self) }
-/// #     fn square(self) -> Self { self.mul(self) }
+/// #     fn doubled(self) -> Self { self.add(self) }
+/// #     fn squared(self) -> Self { self.mul(self) }
 /// #     fn mul(self, r: Self) -> Self { MyField(self.0 * r.0 % 17) }
 /// # }
 /// impl fast_poseidon2::linear::LinearLayers for MyField {}
@@ -144,9 +144,9 @@ pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
     };
     let mut acc = x1;
     for &x in rest {
-        acc = acc.add(x);
+        acc = acc.linear_add(x);
     }
-    state[0].add(acc)
+    state[0].linear_add(acc)
 }
 
 /// `M4 · x` for one block of four, in 8 additions and 6 doublings.
@@ -155,15 +155,15 @@ pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
 /// row 1 = `4a + c`, row 3 = `4b + e`, row 0 = `e + row 1`, row 2 = `c + row 3`.
 #[inline(always)]
 fn m4<A: LinearOps>(x: &mut [A]) {
-    let a = x[0].add(x[1]);
-    let b = x[2].add(x[3]);
-    let c = x[1].double().add(b);
-    let e = x[3].double().add(a);
-    let row1 = a.double().double().add(c);
-    let row3 = b.double().double().add(e);
-    x[0] = e.add(row1);
+    let a = x[0].linear_add(x[1]);
+    let b = x[2].linear_add(x[3]);
+    let c = x[1].linear_double().linear_add(b);
+    let e = x[3].linear_double().linear_add(a);
+    let row1 = a.linear_double().linear_double().linear_add(c);
+    let row3 = b.linear_double().linear_double().linear_add(e);
+    x[0] = e.linear_add(row1);
     x[1] = row1;
-    x[2] = c.add(row3);
+    x[2] = c.linear_add(row3);
     x[3] = row3;
 }
 
@@ -180,7 +180,7 @@ pub fn external_layer<A: LinearOps>(state: &mut [A]) {
         2 | 3 => {
             let s = sum(state);
             for x in state.iter_mut() {
-                *x = x.add(s);
+                *x = x.linear_add(s);
             }
         }
         4 => m4(state),
@@ -191,12 +191,12 @@ pub fn external_layer<A: LinearOps>(state: &mut [A]) {
             let mut column = [state[0], state[1], state[2], state[3]];
             for block in state[4..].chunks_exact(4) {
                 for (c, &x) in column.iter_mut().zip(block) {
-                    *c = c.add(x);
+                    *c = c.linear_add(x);
                 }
             }
             for block in state.chunks_exact_mut(4) {
                 for (x, &c) in block.iter_mut().zip(&column) {
-                    *x = x.add(c);
+                    *x = x.linear_add(c);
                 }
             }
         }
@@ -223,7 +223,7 @@ pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
     } else {
         let s = sum(state);
         for (x, m) in state.iter_mut().zip(diag_m1) {
-            *x = x.mul_diagonal(m).add(s);
+            *x = x.mul_diagonal(m).linear_add(s);
         }
     }
 }
@@ -235,9 +235,9 @@ pub(crate) fn internal_layer_fixed<A: LinearOps>(state: &mut [A]) {
     let s = sum(state);
     let last = state.len() - 1;
     for x in state[..last].iter_mut() {
-        *x = x.add(s);
+        *x = x.linear_add(s);
     }
-    state[last] = state[last].double().add(s);
+    state[last] = state[last].linear_double().linear_add(s);
 }
 
 /// ark-ff `Fp` (BN254, BLS12-381, ark's `Goldilocks`, any other ark Montgomery field): the

@@ -43,7 +43,7 @@ where
     }
     let mut level = leaves.to_vec();
     while level.len() > digest {
-        level.resize(level.len().next_multiple_of(group), P::Field::ZERO);
+        level.resize(level.len().next_multiple_of(group), P::Field::ZERO_ELEMENT);
         level = compress_groups(perm, &level, group);
     }
     Ok(level)
@@ -66,7 +66,7 @@ where
     }
     let group = tree_group(perm)?;
     let root = merkle_root(perm, leaves.as_flattened(), group)?;
-    let mut out = [P::Field::ZERO; N];
+    let mut out = [P::Field::ZERO_ELEMENT; N];
     out.copy_from_slice(&root);
     Ok(out)
 }
@@ -344,14 +344,14 @@ where
         check_stream::<P::Field, N>(self.elements)?;
         let (perm, group, leaves) = (self.perm, self.group, self.leaf_count());
         let root: [P::Field; N] = if leaves == 0 {
-            [P::Field::ZERO; N]
+            [P::Field::ZERO_ELEMENT; N]
         } else {
             self.root()
         };
-        let mut children = [P::Field::ZERO; crate::MAX_WIDTH];
+        let mut children = [P::Field::ZERO_ELEMENT; crate::MAX_WIDTH];
         children[..N].copy_from_slice(&root);
         crate::modes::write_digits(&mut children[N..2 * N], u128::from(leaves));
-        let mut out = [P::Field::ZERO; N];
+        let mut out = [P::Field::ZERO_ELEMENT; N];
         crate::modes::compress::compress_into(perm, &children[..group], &mut out);
         Ok(out)
     }
@@ -373,12 +373,15 @@ where
                 break;
             }
             if !tail.is_empty() {
-                tail.resize(tail.len().next_multiple_of(self.group), P::Field::ZERO);
+                tail.resize(
+                    tail.len().next_multiple_of(self.group),
+                    P::Field::ZERO_ELEMENT,
+                );
                 tail = compress_groups(self.perm, &tail, self.group);
             }
             count = count.div_ceil(arity);
         }
-        let mut root = [P::Field::ZERO; N];
+        let mut root = [P::Field::ZERO_ELEMENT; N];
         root.copy_from_slice(&tail);
         root
     }

@@ -68,11 +68,11 @@ impl<F: Field> Poseidon2<F> {
         self.params.width
     }
 
-    /// A batch call's view: the backend and kernel-form constants from the cache (built now on
-    /// the first call).
+    /// The view of a batch of `states` states: the backend and kernel-form constants from the
+    /// cache (built now by the first call whose batch fills a vector group).
     #[inline]
-    pub(crate) fn batch(&self) -> Batch<'_, F> {
-        self.batch.batch(self.constants())
+    pub(crate) fn batch(&self, states: usize) -> Batch<'_, F> {
+        self.batch.batch(self.constants(), states)
     }
 
     pub(crate) fn constants(&self) -> RoundConstants<'_, F> {

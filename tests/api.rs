@@ -1,6 +1,7 @@
 //! The public API's contracts: the modes' definitions and vectors, every documented error (and
 //! that the caller can go on after it), and the `merkle_root` example.
 //!
+//! - `ark_names`: the crate's traits in scope beside ark-ff's cause no name ambiguity;
 //! - `errors`: each `Error` variant from the call that documents it;
 //! - `modes_bytes`, `modes_compress`, `modes_sponge`: the byte API, compression and the sponge;
 //! - `example_merkle_root`: the example's root against the reference implementation.
@@ -9,6 +10,7 @@ use testkit::for_each_instance;
 
 // One inline module named after the binary, so that its files live in `tests/api/`.
 mod api {
+    mod ark_names;
     mod errors;
     mod example_merkle_root;
     mod modes_bytes;

@@ -21,9 +21,9 @@ use small::{F17, F257};
 /// A few fixed states: zero, `0, 1, 2, ..`, all `p - 1`.
 fn states<F: PrimeField + LinearLayers, const T: usize>() -> [[F; T]; 3] {
     [
-        [F::ZERO; T],
+        [F::ZERO_ELEMENT; T],
         core::array::from_fn(|i| F::from_u64(i as u64)),
-        [F::ONE.neg(); T],
+        [F::ONE_ELEMENT.neg(); T],
     ]
 }
 
@@ -83,7 +83,7 @@ fn check_reduced<F: PrimeField + LinearLayers, const T: usize, const D: u64>(
             flexible.hash(&inputs, 1, 3),
             Err(Error::InsufficientCapacity { .. })
         ));
-        let mut out = [F::ZERO; 3];
+        let mut out = [F::ZERO_ELEMENT; 3];
         assert!(matches!(
             ct.hash_into(&inputs, 1, &mut out),
             Err(Error::InsufficientCapacity { .. })
@@ -106,14 +106,14 @@ fn check_reduced<F: PrimeField + LinearLayers, const T: usize, const D: u64>(
     }
     let rate = T - digest;
     let expected = textbook::sponge(&params, &inputs, rate, 3);
-    let mut one_shot = vec![F::ZERO; 3];
+    let mut one_shot = vec![F::ZERO_ELEMENT; 3];
     ct.hash_into(&inputs, rate, &mut one_shot).unwrap();
     assert_eq!(one_shot, expected);
     assert_eq!(flexible.hash(&inputs, rate, 3).unwrap(), expected);
     let mut sponge = Sponge::new(&flexible, rate, inputs.len(), 3).unwrap();
     sponge.absorb(&inputs[..1]).unwrap();
     sponge.absorb(&inputs[1..]).unwrap();
-    let mut streamed = vec![F::ZERO; 3];
+    let mut streamed = vec![F::ZERO_ELEMENT; 3];
     sponge.squeeze(&mut streamed[..2]).unwrap();
     sponge.squeeze(&mut streamed[2..]).unwrap();
     assert_eq!(streamed, expected);

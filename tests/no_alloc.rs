@@ -105,12 +105,12 @@ fn check_no_allocations<
             black_box(ct.hash::<RATE, 3>(black_box(&ct_inputs)).unwrap());
         }),
         ("ct hash_into", &|| {
-            let mut out = [C::ZERO; 3];
+            let mut out = [C::ZERO_ELEMENT; 3];
             ct.hash_into(black_box(&ct_inputs), 1, &mut out).unwrap();
             black_box(out);
         }),
         ("flexible hash_into", &|| {
-            let mut out = [F::ZERO; 3];
+            let mut out = [F::ZERO_ELEMENT; 3];
             flexible.hash_into(black_box(&inputs), 1, &mut out).unwrap();
             black_box(out);
         }),
@@ -118,7 +118,7 @@ fn check_no_allocations<
             let mut sponge = Sponge::new(ct, 1, ct_inputs.len(), 3).unwrap();
             sponge.absorb(&ct_inputs[..2]).unwrap();
             sponge.absorb(&ct_inputs[2..]).unwrap();
-            let mut out = [C::ZERO; 3];
+            let mut out = [C::ZERO_ELEMENT; 3];
             sponge.squeeze(&mut out).unwrap();
             black_box(out);
         }),
@@ -126,7 +126,7 @@ fn check_no_allocations<
             let mut sponge = Sponge::new(flexible, RATE, inputs.len(), 3).unwrap();
             sponge.absorb(&inputs[..3]).unwrap();
             sponge.absorb(&inputs[3..]).unwrap();
-            let mut out = [F::ZERO; 3];
+            let mut out = [F::ZERO_ELEMENT; 3];
             sponge.squeeze(&mut out[..1]).unwrap();
             sponge.squeeze(&mut out[1..]).unwrap();
             black_box(out);

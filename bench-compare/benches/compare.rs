@@ -302,7 +302,7 @@ fn bn254_compress_row<'a>() -> Row<'a> {
         "fast-poseidon2",
         "",
         pool.clone(),
-        move |&[a, b]| perm.permutation(&[a, b, Fr::ZERO])[0],
+        move |&[a, b]| perm.permutation(&[a, b, Fr::ZERO_ELEMENT])[0],
         |_| Vec::new(),
         None,
     );
@@ -515,7 +515,7 @@ fn batch_row<
         "{op}: permute_batch differs from the scalar permutation"
     );
     let blocks: Vec<Vec<[F; T]>> = pool.chunks_exact(BATCH).map(<[_]>::to_vec).collect();
-    let mut buffer = vec![[F::ZERO; T]; BATCH];
+    let mut buffer = vec![[F::ZERO_ELEMENT; T]; BATCH];
     let mut ours = contender(
         "fast-poseidon2",
         "",

@@ -80,7 +80,7 @@ pub(super) fn form<F: Field>() -> Option<Modulus> {
 /// The round constant `c` in kernel form: `c * 2^260 mod p`, canonical, in 52-bit limbs.
 pub(super) fn word<F: Field>(c: F) -> Word {
     // ark holds `16 c` as `16 c * 2^256 = c * 2^260 (mod p)`, canonical.
-    let c16 = Field::double(Field::double(Field::double(Field::double(c))));
+    let c16 = Field::doubled(Field::doubled(Field::doubled(Field::doubled(c))));
     split52(c16.to_montgomery_256(Sealed(())).unwrap_or_default())
 }
 
@@ -147,7 +147,7 @@ impl Modulus {
             return None;
         }
         // ark's ONE must be 2^256 mod p, i.e. elements really are x * 2^256 mod p.
-        let from_kernel = F::ONE.to_montgomery_256(Sealed(()))?;
+        let from_kernel = F::ONE_ELEMENT.to_montgomery_256(Sealed(()))?;
         if from_kernel != pow2_256_mod(&p) {
             return None;
         }
@@ -238,7 +238,7 @@ struct Fe([__m512i; LIMBS]);
 
 impl LinearOps for Fe {
     #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
+    fn linear_add(self, rhs: Self) -> Self {
         let mut out = self;
         for (o, r) in out.0.iter_mut().zip(rhs.0) {
             // SAFETY: an `Fe` only exists inside `permute_all`, entered after `cpu_has_ifma()`
@@ -248,8 +248,8 @@ impl LinearOps for Fe {
         out
     }
     #[inline(always)]
-    fn double(self) -> Self {
-        self.add(self)
+    fn linear_double(self) -> Self {
+        self.linear_add(self)
     }
 }
 
@@ -449,7 +449,7 @@ fn add_constant_reduce<const N: usize>(x: &[Fe; N], c: &[u64; LIMBS], v: &Vecs) 
     let c = broadcast(c);
     let mut sum = *x;
     for s in sum.iter_mut() {
-        *s = s.add(c);
+        *s = s.linear_add(c);
     }
     reduce(&sum, v)
 }
@@ -469,15 +469,15 @@ struct Packed<'v, const G: usize> {
 impl<const G: usize> LinearOps for Packed<'_, G> {
     /// Limb-wise, never normalizing (bounds in the module docs).
     #[inline(always)]
-    fn add(mut self, rhs: Self) -> Self {
+    fn linear_add(mut self, rhs: Self) -> Self {
         for (x, y) in self.x.iter_mut().zip(rhs.x) {
-            *x = x.add(y);
+            *x = x.linear_add(y);
         }
         self
     }
     #[inline(always)]
-    fn double(self) -> Self {
-        self.add(self)
+    fn linear_double(self) -> Self {
+        self.linear_add(self)
     }
 }
 

@@ -36,21 +36,11 @@ use crate::permutation::{RoundConstants, permute};
 /// (run-time detection), not under Miri, and not forced portable.
 macro_rules! simd_only {
     (items: $($item:item)*) => {$(
-        #[cfg(all(
-            target_arch = "x86_64",
-            feature = "std",
-            not(miri),
-            not(fast_poseidon2_force_portable)
-        ))]
+        #[cfg(fast_poseidon2_simd)]
         $item
     )*};
     (statements: $($statement:stmt;)*) => {$(
-        #[cfg(all(
-            target_arch = "x86_64",
-            feature = "std",
-            not(miri),
-            not(fast_poseidon2_force_portable)
-        ))]
+        #[cfg(fast_poseidon2_simd)]
         $statement;
     )*};
 }
@@ -74,6 +64,19 @@ pub enum BatchBackend {
     Avx512,
     /// AVX2, 4 states per vector group (Goldilocks, on CPUs without AVX-512F).
     Avx2,
+}
+
+impl BatchBackend {
+    /// The states of one vector group: the fewest a batch needs to reach the kernel
+    /// (`usize::MAX` for the portable path, which has none).
+    #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
+    const fn group_states(self) -> usize {
+        match self {
+            BatchBackend::Portable => usize::MAX,
+            BatchBackend::Avx512Ifma | BatchBackend::Avx512 => 8,
+            BatchBackend::Avx2 => 4,
+        }
+    }
 }
 
 /// The backend `permute_batch` uses for the field `F` on this CPU and build.
@@ -112,20 +115,10 @@ pub(crate) type Word = [u64; 5];
 /// A field's data for its kernel family, derived once (see [`BatchCache`]).
 #[derive(Clone, Copy, Debug)]
 enum Kernel {
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ))]
+    #[cfg(fast_poseidon2_simd)]
     /// The AVX-512 IFMA modulus constants.
     Ifma(avx512_ifma::Modulus),
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ))]
+    #[cfg(fast_poseidon2_simd)]
     /// How the field stores Goldilocks elements (AVX-512F and AVX2 kernels).
     Goldilocks(goldilocks::Form),
 }
@@ -145,30 +138,12 @@ impl Kernel {
     }
 
     /// The round constant `c` of `F` in this kernel's form.
-    #[cfg_attr(
-        not(all(
-            target_arch = "x86_64",
-            feature = "std",
-            not(miri),
-            not(fast_poseidon2_force_portable)
-        )),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
     fn word<F: Field>(&self, c: F) -> Word {
         match *self {
-            #[cfg(all(
-                target_arch = "x86_64",
-                feature = "std",
-                not(miri),
-                not(fast_poseidon2_force_portable)
-            ))]
+            #[cfg(fast_poseidon2_simd)]
             Kernel::Ifma(_) => avx512_ifma::word(c),
-            #[cfg(all(
-                target_arch = "x86_64",
-                feature = "std",
-                not(miri),
-                not(fast_poseidon2_force_portable)
-            ))]
+            #[cfg(fast_poseidon2_simd)]
             Kernel::Goldilocks(ref form) => goldilocks::word(form, c),
         }
     }
@@ -184,15 +159,7 @@ pub(crate) trait Tables: Sized {
 
 /// The kernel-form constants of a `Poseidon2Ct<_, T, RF, RP, _>`: fixed-size arrays, no heap.
 #[derive(Clone, Copy)]
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
 pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
     external: [[Word; T]; RF],
     internal: [Word; RP],
@@ -221,15 +188,7 @@ impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF
 /// The kernel-form constants of a `Poseidon2`: one `Vec` per table, allocated once.
 #[cfg(feature = "alloc")]
 #[derive(Clone)]
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
 pub(crate) struct VecTables {
     external: alloc::vec::Vec<Word>,
     internal: alloc::vec::Vec<Word>,
@@ -257,15 +216,7 @@ impl Tables for VecTables {
 
 /// What one permutation's batches need, computed on its first batch call.
 #[derive(Clone)]
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
 struct Prepared<S> {
     /// [`batch_backend`] for the field.
     best: BatchBackend,
@@ -282,12 +233,7 @@ struct Prepared<S> {
 /// out, and `Clone` starts it empty. [`crate::Poseidon2`] keeps one in the value;
 /// [`crate::ct::Poseidon2Ct`], a plain `const`-able value, makes one on the stack per batch call.
 pub(crate) struct BatchCache<S> {
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ))]
+    #[cfg(fast_poseidon2_simd)]
     cell: std::sync::OnceLock<Prepared<S>>,
     tables: core::marker::PhantomData<fn() -> S>,
 }
@@ -295,12 +241,7 @@ pub(crate) struct BatchCache<S> {
 impl<S: Clone> Clone for BatchCache<S> {
     fn clone(&self) -> Self {
         BatchCache {
-            #[cfg(all(
-                target_arch = "x86_64",
-                feature = "std",
-                not(miri),
-                not(fast_poseidon2_force_portable)
-            ))]
+            #[cfg(fast_poseidon2_simd)]
             cell: self.cell.clone(),
             tables: core::marker::PhantomData,
         }
@@ -313,15 +254,7 @@ impl<S: Clone> Clone for BatchCache<S> {
 pub(crate) struct Batch<'a, F> {
     rc: RoundConstants<'a, F>,
     backend: BatchBackend,
-    #[cfg_attr(
-        not(all(
-            target_arch = "x86_64",
-            feature = "std",
-            not(miri),
-            not(fast_poseidon2_force_portable)
-        )),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
     kernel: Option<(&'a Kernel, RoundConstants<'a, Word>)>,
 }
 
@@ -329,41 +262,31 @@ impl<S: Tables> BatchCache<S> {
     /// An empty cache.
     pub(crate) const fn new() -> Self {
         BatchCache {
-            #[cfg(all(
-                target_arch = "x86_64",
-                feature = "std",
-                not(miri),
-                not(fast_poseidon2_force_portable)
-            ))]
+            #[cfg(fast_poseidon2_simd)]
             cell: std::sync::OnceLock::new(),
             tables: core::marker::PhantomData,
         }
     }
 
-    /// The view of a batch on [`batch_backend`]'s choice for `F`; `rc` are the permutation's
-    /// constants (the same on every call: the cache is built from the first call's).
+    /// The view of a batch of `states` states on [`batch_backend`]'s choice for `F`; `rc` are
+    /// the permutation's constants (the same on every call: the cache is built from the first
+    /// call's). The cache is filled by the first call whose batch fills one vector group of the
+    /// backend: smaller batches run portable and convert nothing.
     #[inline]
-    pub(crate) fn batch<'a, F: Field>(&'a self, rc: RoundConstants<'a, F>) -> Batch<'a, F> {
+    pub(crate) fn batch<'a, F: Field>(
+        &'a self,
+        rc: RoundConstants<'a, F>,
+        states: usize,
+    ) -> Batch<'a, F> {
         simd_only! { statements:
-            let prepared = self.cell.get_or_init(|| {
-                let kernel = Kernel::of::<F>();
-                Prepared {
-                    best: batch_backend::<F>(),
-                    kernel: kernel.map(|k| (k, S::build(rc, |c| k.word(c)))),
-                }
-            });
-            return Batch {
-                rc,
-                backend: prepared.best,
-                kernel: prepared.kernel.as_ref().map(|(k, tables)| (k, tables.view())),
+            let best = match self.cell.get() {
+                Some(prepared) => prepared.best,
+                None => batch_backend::<F>(),
             };
+            return self.view(rc, best, states);
         }
         #[allow(unreachable_code)]
-        Batch {
-            rc,
-            backend: BatchBackend::Portable,
-            kernel: None,
-        }
+        self.view(rc, BatchBackend::Portable, states)
     }
 
     /// [`Self::batch`] on `backend` instead of the best one, or `None` if `backend` does not
@@ -372,11 +295,41 @@ impl<S: Tables> BatchCache<S> {
         &'a self,
         rc: RoundConstants<'a, F>,
         backend: BatchBackend,
+        states: usize,
     ) -> Option<Batch<'a, F>> {
-        runs::<F>(backend).then(|| Batch {
+        runs::<F>(backend).then(|| self.view(rc, backend, states))
+    }
+
+    /// The view of `states` states on `backend`, which runs `F` here: with the kernel data and
+    /// constants (filling the cache first) if the batch fills one of its vector groups.
+    #[inline]
+    fn view<'a, F: Field>(
+        &'a self,
+        rc: RoundConstants<'a, F>,
+        backend: BatchBackend,
+        states: usize,
+    ) -> Batch<'a, F> {
+        simd_only! { statements:
+            if states >= backend.group_states() {
+                let prepared = self.cell.get_or_init(|| {
+                    let kernel = Kernel::of::<F>();
+                    Prepared {
+                        best: batch_backend::<F>(),
+                        kernel: kernel.map(|k| (k, S::build(rc, |c| k.word(c)))),
+                    }
+                });
+                return Batch {
+                    rc,
+                    backend,
+                    kernel: prepared.kernel.as_ref().map(|(k, tables)| (k, tables.view())),
+                };
+            };
+        }
+        Batch {
+            rc,
             backend,
-            ..self.batch(rc)
-        })
+            kernel: None,
+        }
     }
 }
 

@@ -25,8 +25,8 @@ use super::{Field, MAX_FIELD_BYTES, PrimeField, Representation, Sealed, montgome
 use ark_ff::{AdditiveGroup, BigInt, Fp, MontBackend, MontConfig, PrimeField as ArkPrimeField};
 
 impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
-    const ZERO: Self = <Self as AdditiveGroup>::ZERO;
-    const ONE: Self = <Self as ark_ff::Field>::ONE;
+    const ZERO_ELEMENT: Self = <Self as AdditiveGroup>::ZERO;
+    const ONE_ELEMENT: Self = <Self as ark_ff::Field>::ONE;
 
     #[inline(always)]
     fn from_u64(v: u64) -> Self {
@@ -40,11 +40,11 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         Fp::new_unchecked(BigInt(montgomery::add(&self.0.0, &rhs.0.0, &C::MODULUS.0)))
     }
     #[inline(always)]
-    fn double(self) -> Self {
+    fn doubled(self) -> Self {
         Field::add(self, self)
     }
     #[inline(always)]
-    fn square(self) -> Self {
+    fn squared(self) -> Self {
         if let Some((m, [a])) = fast4([self]) {
             let r = montgomery::square_unreduced(&a, m);
             return from_limbs(montgomery::reduce(r, &m.limbs));
@@ -260,7 +260,7 @@ impl<C: MontConfig<N>, const N: usize> PrimeField for Fp<MontBackend<C, N>, N> {
     fn sub(self, rhs: Self) -> Self {
         self - rhs
     }
-    fn inverse(self) -> Option<Self> {
+    fn inverted(self) -> Option<Self> {
         ark_ff::Field::inverse(&self)
     }
     fn write_modulus_be(out: &mut [u8]) {
@@ -345,14 +345,17 @@ mod tests {
                 );
             }
             assert_eq!(F::<C>::GOLDILOCKS_FACTOR, None);
-            assert_eq!(<F<C> as Field>::ONE.to_goldilocks_word(Sealed(())), None);
+            assert_eq!(
+                <F<C> as Field>::ONE_ELEMENT.to_goldilocks_word(Sealed(())),
+                None
+            );
             assert_eq!(F::<C>::from_goldilocks_word(1, Sealed(())), None);
         }
         check::<ark_bn254::FrConfig>();
         check::<ark_bls12_381::FrConfig>();
         assert_eq!(Goldilocks::MONTGOMERY_256_MODULUS, None);
         assert_eq!(
-            <Goldilocks as Field>::ONE.to_montgomery_256(Sealed(())),
+            <Goldilocks as Field>::ONE_ELEMENT.to_montgomery_256(Sealed(())),
             None
         );
         assert_eq!(

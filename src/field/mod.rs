@@ -20,12 +20,7 @@ mod representation;
 // The field layer's one module allowed `unsafe`: the MULX/ADX products and the assembly
 // addition of `montgomery`, compiled where the SIMD backends are (x86_64, `std`, not Miri, not
 // forced portable); each block has a `// SAFETY:` comment.
-#[cfg(all(
-    target_arch = "x86_64",
-    feature = "std",
-    not(miri),
-    not(fast_poseidon2_force_portable)
-))]
+#[cfg(fast_poseidon2_simd)]
 #[allow(unsafe_code)]
 mod mulx_adx;
 
@@ -41,18 +36,18 @@ pub use representation::Representation;
 /// impl of it and runs batches on the portable path).
 pub trait Field: Representation + Copy + Eq + Debug + Send + Sync + 'static {
     /// The additive identity.
-    const ZERO: Self;
+    const ZERO_ELEMENT: Self;
     /// The multiplicative identity.
-    const ONE: Self;
+    const ONE_ELEMENT: Self;
 
     /// The field element `v mod p`.
     fn from_u64(v: u64) -> Self;
     /// `self + rhs`.
     fn add(self, rhs: Self) -> Self;
     /// `2 * self`.
-    fn double(self) -> Self;
+    fn doubled(self) -> Self;
     /// `self * self`.
-    fn square(self) -> Self;
+    fn squared(self) -> Self;
     /// `self * rhs`.
     fn mul(self, rhs: Self) -> Self;
 
@@ -102,7 +97,7 @@ pub(crate) trait SboxOps: Copy {
 impl<F: Field> SboxOps for F {
     #[inline(always)]
     fn sbox_square(self) -> Self {
-        self.square()
+        self.squared()
     }
     #[inline(always)]
     fn sbox_mul(self, rhs: Self) -> Self {
@@ -146,10 +141,10 @@ pub trait PrimeField: Field {
     fn sub(self, rhs: Self) -> Self;
     /// `-self`.
     fn neg(self) -> Self {
-        Self::ZERO.sub(self)
+        Self::ZERO_ELEMENT.sub(self)
     }
     /// `self^-1`, or `None` for zero.
-    fn inverse(self) -> Option<Self>;
+    fn inverted(self) -> Option<Self>;
 
     /// Writes the modulus `p` big-endian into `out[..Self::BYTES]`.
     ///
@@ -173,12 +168,12 @@ pub trait PrimeField: Field {
     /// `x^e` by square-and-multiply. Used off the hot path only (generation, tests).
     fn pow_u64(self, mut e: u64) -> Self {
         let mut base = self;
-        let mut acc = Self::ONE;
+        let mut acc = Self::ONE_ELEMENT;
         while e > 0 {
             if e & 1 == 1 {
                 acc = acc.mul(base);
             }
-            base = base.square();
+            base = base.squared();
             e >>= 1;
         }
         acc

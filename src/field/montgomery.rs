@@ -74,12 +74,7 @@ pub(crate) fn add<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [
 /// target CPU's code generation reschedules or vectorises its carry chains), else portable.
 #[inline(always)]
 pub(crate) fn add4(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ))]
+    #[cfg(fast_poseidon2_simd)]
     return super::mulx_adx::add(a, b, m);
     #[allow(unreachable_code)]
     add(a, b, &m.limbs)
@@ -163,12 +158,7 @@ fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 /// ago goes first: a value stored just before it is read waits for the store.
 #[inline(always)]
 pub(crate) fn mul_unreduced(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ))]
+    #[cfg(fast_poseidon2_simd)]
     if super::mulx_adx::available() {
         return super::mulx_adx::mul(a, b, m);
     }
@@ -202,12 +192,7 @@ pub(crate) fn mul_portable(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] 
 /// else [`square_portable`].
 #[inline(always)]
 pub(crate) fn square_unreduced(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        not(miri),
-        not(fast_poseidon2_force_portable)
-    ))]
+    #[cfg(fast_poseidon2_simd)]
     if super::mulx_adx::available() {
         return super::mulx_adx::square(a, m);
     }

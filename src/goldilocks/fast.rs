@@ -128,8 +128,8 @@ impl Hash for GoldilocksFast {
 }
 
 impl Field for GoldilocksFast {
-    const ZERO: Self = GoldilocksFast(0);
-    const ONE: Self = GoldilocksFast(1);
+    const ZERO_ELEMENT: Self = GoldilocksFast(0);
+    const ONE_ELEMENT: Self = GoldilocksFast(1);
 
     #[inline(always)]
     fn from_u64(v: u64) -> Self {
@@ -140,11 +140,11 @@ impl Field for GoldilocksFast {
         GoldilocksFast(add_lazy(self.0, rhs.0))
     }
     #[inline(always)]
-    fn double(self) -> Self {
+    fn doubled(self) -> Self {
         GoldilocksFast(add_lazy(self.0, self.0))
     }
     #[inline(always)]
-    fn square(self) -> Self {
+    fn squared(self) -> Self {
         GoldilocksFast(reduce128(u128::from(self.0) * u128::from(self.0)))
     }
     #[inline(always)]
@@ -217,8 +217,8 @@ impl PrimeField for GoldilocksFast {
     }
 
     /// Fermat: `x^(p - 2)`; `None` for zero.
-    fn inverse(self) -> Option<Self> {
-        (self != Self::ZERO).then(|| self.pow_u64(MODULUS - 2))
+    fn inverted(self) -> Option<Self> {
+        (self != Self::ZERO_ELEMENT).then(|| self.pow_u64(MODULUS - 2))
     }
 
     fn write_modulus_be(out: &mut [u8]) {

@@ -99,7 +99,7 @@ impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: us
                 "one element of this field is not a 248-bit digest: use compress_digests"
             );
         };
-        let mut out = [F::ZERO];
+        let mut out = [F::ZERO_ELEMENT];
         compress_into(self, inputs, &mut out);
         out[0]
     }
@@ -138,7 +138,7 @@ impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: us
                 "compress_digests takes merkle_arity(T, D) children"
             );
         };
-        let mut out = [F::ZERO; N];
+        let mut out = [F::ZERO_ELEMENT; N];
         compress_into(self, children.as_flattened(), &mut out);
         out
     }
@@ -177,7 +177,7 @@ impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
                 expected,
             });
         }
-        let mut out = [F::ZERO];
+        let mut out = [F::ZERO_ELEMENT];
         compress_into(self, inputs, &mut out);
         Ok(out[0])
     }
@@ -192,7 +192,7 @@ impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
     /// `children.len()` is [`crate::modes::merkle_arity`] (`t - 1` for `D = 1`, 2 for `D > 1`).
     pub fn compress_digests<const N: usize>(&self, children: &[[F; N]]) -> Result<[F; N], Error> {
         check_digests::<F, N>(self.width(), children.len())?;
-        let mut out = [F::ZERO; N];
+        let mut out = [F::ZERO_ELEMENT; N];
         compress_into(self, children.as_flattened(), &mut out);
         Ok(out)
     }

@@ -75,7 +75,7 @@ pub const fn digest_len<F: PrimeField>() -> usize {
 /// Callers give room for every digit (`debug_assert`ed): `lanes.len() · b >= bits(v)`.
 pub(crate) fn write_digits<F: PrimeField>(lanes: &mut [F], mut v: u128) {
     let digit_bits = (F::MODULUS_BITS.max(2) - 1).min(128);
-    let two_64 = F::from_u64(1 << 32).square();
+    let two_64 = F::from_u64(1 << 32).squared();
     for lane in lanes.iter_mut() {
         let digit = if digit_bits == 128 {
             core::mem::take(&mut v)
@@ -159,7 +159,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
 
     #[inline]
     fn zero_state(&self) -> [F; T] {
-        [F::ZERO; T]
+        [F::ZERO_ELEMENT; T]
     }
 
     #[inline]
@@ -168,7 +168,9 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     }
 
     fn permute_states(&self, states: &mut [F]) {
-        self.with_batch(|batch| crate::batch::run_batch::<F, D>(states, T, batch));
+        self.with_batch(states.len() / T, |batch| {
+            crate::batch::run_batch::<F, D>(states, T, batch)
+        });
     }
 }
 
@@ -187,7 +189,7 @@ impl<F: Field + LinearLayers> Permutation for crate::Poseidon2<F> {
 
     #[inline]
     fn zero_state(&self) -> [F; crate::MAX_WIDTH] {
-        [F::ZERO; crate::MAX_WIDTH]
+        [F::ZERO_ELEMENT; crate::MAX_WIDTH]
     }
 
     #[inline]

@@ -243,7 +243,7 @@ impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: us
                 "need 1 <= RATE < T and OUT >= 1"
             )
         };
-        let mut out = [F::ZERO; OUT];
+        let mut out = [F::ZERO_ELEMENT; OUT];
         hash_into(self, inputs, RATE, &mut out)?;
         Ok(out)
     }
@@ -294,7 +294,7 @@ impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
         output
             .try_reserve_exact(out)
             .map_err(|_| Error::OutputTooLarge { requested: out })?;
-        output.resize(out, F::ZERO);
+        output.resize(out, F::ZERO_ELEMENT);
         sponge.absorb(inputs)?;
         sponge.squeeze(&mut output)?;
         Ok(output)
@@ -341,7 +341,7 @@ mod tests {
         let mut seen: Vec<((u64, u64), Vec<F>)> = Vec::new();
         for &len in &LIMITS {
             for &out in &LIMITS {
-                let mut capacity = alloc::vec![F::ZERO; c];
+                let mut capacity = alloc::vec![F::ZERO_ELEMENT; c];
                 write_initial_value(&mut capacity, len as usize, out as usize);
                 for (pair, other) in &seen {
                     assert!(*other != capacity, "{pair:?} and {:?} meet", (len, out));
@@ -373,9 +373,9 @@ mod tests {
     #[cfg(feature = "bn254")]
     #[test]
     fn bn254_initial_value_is_one_element_len_times_two_to_the_64_plus_out_minus_one() {
-        let mut capacity = [ark_bn254::Fr::ZERO; 1];
+        let mut capacity = [ark_bn254::Fr::ZERO_ELEMENT; 1];
         write_initial_value(&mut capacity, 5, 3);
-        let two_64 = ark_bn254::Fr::from_u64(1 << 32).square();
+        let two_64 = ark_bn254::Fr::from_u64(1 << 32).squared();
         assert_eq!(
             capacity[0],
             ark_bn254::Fr::from_u64(5)

@@ -152,7 +152,7 @@ impl<F: PrimeField> Poseidon2Params<F> {
                     }
                 }
                 let mu = accepted.ok_or(Error::InsecureInternalMatrix)?;
-                mu.into_iter().map(|m| m.sub(F::ONE)).collect()
+                mu.into_iter().map(|m| m.sub(F::ONE_ELEMENT)).collect()
             }
         };
         Self::new(t, d, rounds_f, rounds_p, external, internal, diag_m1)

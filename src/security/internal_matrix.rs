@@ -49,7 +49,7 @@ pub fn check_internal_matrix<F: PrimeField>(mu: &[F]) -> Result<(), Error> {
     // ... and gcd(x^(p^(t/q)) - x, f) == 1 for each prime q | t.
     for &q in &prime_factors {
         let mut g = frob.iterate(&x, t / q);
-        g[1] = g[1].sub(F::ONE);
+        g[1] = g[1].sub(F::ONE_ELEMENT);
         if poly_gcd_degree(g, f.clone()) != 0 {
             return Err(Error::InsecureInternalMatrix);
         }
@@ -71,16 +71,16 @@ pub fn check_internal_matrix<F: PrimeField>(mu: &[F]) -> Result<(), Error> {
 /// coefficients, lowest degree first (monic).
 fn characteristic_polynomial<F: PrimeField>(mu: &[F]) -> Vec<F> {
     let t = mu.len();
-    let m: Vec<F> = mu.iter().map(|&x| x.sub(F::ONE)).collect();
-    let linear = |i: usize| [m[i].neg(), F::ONE];
-    let mut full = vec![F::ONE];
+    let m: Vec<F> = mu.iter().map(|&x| x.sub(F::ONE_ELEMENT)).collect();
+    let linear = |i: usize| [m[i].neg(), F::ONE_ELEMENT];
+    let mut full = vec![F::ONE_ELEMENT];
     for i in 0..t {
         full = poly_mul(&full, &linear(i));
     }
     let mut result = full.clone();
     for i in 0..t {
         // prod_{j != i} (X - m_j), by multiplying the other factors (t is at most MAX_WIDTH).
-        let mut partial = vec![F::ONE];
+        let mut partial = vec![F::ONE_ELEMENT];
         for j in (0..t).filter(|&j| j != i) {
             partial = poly_mul(&partial, &linear(j));
         }
@@ -92,13 +92,13 @@ fn characteristic_polynomial<F: PrimeField>(mu: &[F]) -> Vec<F> {
 }
 
 fn monomial_x<F: PrimeField>(t: usize) -> Vec<F> {
-    let mut x = vec![F::ZERO; t];
-    x[1] = F::ONE;
+    let mut x = vec![F::ZERO_ELEMENT; t];
+    x[1] = F::ONE_ELEMENT;
     x
 }
 
 fn poly_mul<F: PrimeField>(a: &[F], b: &[F]) -> Vec<F> {
-    let mut out = vec![F::ZERO; a.len() + b.len() - 1];
+    let mut out = vec![F::ZERO_ELEMENT; a.len() + b.len() - 1];
     for (i, &x) in a.iter().enumerate() {
         for (j, &y) in b.iter().enumerate() {
             out[i + j] = out[i + j].add(x.mul(y));
@@ -139,14 +139,14 @@ fn poly_gcd_degree<F: PrimeField>(mut a: Vec<F>, mut b: Vec<F>) -> usize {
 }
 
 fn trim<F: PrimeField>(p: &mut Vec<F>) {
-    while p.last() == Some(&F::ZERO) {
+    while p.last() == Some(&F::ZERO_ELEMENT) {
         p.pop();
     }
 }
 
 /// `a mod b` for a trimmed, non-zero `b`; the result is trimmed.
 fn poly_rem<F: PrimeField>(mut a: Vec<F>, b: &[F]) -> Vec<F> {
-    let lead_inv = b[b.len() - 1].inverse().unwrap_or(F::ZERO);
+    let lead_inv = b[b.len() - 1].inverted().unwrap_or(F::ZERO_ELEMENT);
     while a.len() >= b.len() {
         let coef = a[a.len() - 1].mul(lead_inv);
         let shift = a.len() - b.len();
@@ -175,8 +175,8 @@ impl<F: PrimeField> Frobenius<F> {
             matrix: Vec::new(),
         };
         let xp = this.pow_modulus(&monomial_x::<F>(t));
-        let mut row = vec![F::ZERO; t];
-        row[0] = F::ONE;
+        let mut row = vec![F::ZERO_ELEMENT; t];
+        row[0] = F::ONE_ELEMENT;
         for _ in 0..t {
             let next = this.mul_mod(&row, &xp);
             this.matrix.push(core::mem::replace(&mut row, next));
@@ -196,7 +196,7 @@ impl<F: PrimeField> Frobenius<F> {
             }
         }
         prod.truncate(t);
-        prod.resize(t, F::ZERO);
+        prod.resize(t, F::ZERO_ELEMENT);
         prod
     }
 
@@ -205,8 +205,8 @@ impl<F: PrimeField> Frobenius<F> {
         let t = self.f.len() - 1;
         let mut modulus = [0u8; MAX_FIELD_BYTES];
         F::write_modulus_be(&mut modulus);
-        let mut acc = vec![F::ZERO; t];
-        acc[0] = F::ONE;
+        let mut acc = vec![F::ZERO_ELEMENT; t];
+        acc[0] = F::ONE_ELEMENT;
         for &byte in &modulus[..F::BYTES] {
             for bit in (0..8).rev() {
                 acc = self.mul_mod(&acc, &acc);
@@ -222,7 +222,7 @@ impl<F: PrimeField> Frobenius<F> {
     fn iterate(&self, g: &[F], times: usize) -> Vec<F> {
         let mut cur = g.to_vec();
         for _ in 0..times {
-            let mut next = vec![F::ZERO; cur.len()];
+            let mut next = vec![F::ZERO_ELEMENT; cur.len()];
             for (&c, row) in cur.iter().zip(&self.matrix) {
                 for (n, &r) in next.iter_mut().zip(row) {
                     *n = n.add(c.mul(r));

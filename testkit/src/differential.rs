@@ -90,7 +90,7 @@ pub fn assert_sponge_agrees<
     squeeze_cuts: &[usize],
 ) {
     let expected = textbook::sponge(&ct.to_params(), inputs, rate, out);
-    let mut one_shot = vec![C::ZERO; out];
+    let mut one_shot = vec![C::ZERO_ELEMENT; out];
     ct.hash_into(inputs, rate, &mut one_shot)
         .expect("valid call");
     assert_eq!(one_shot, expected, "ct hash_into vs textbook");
@@ -103,7 +103,7 @@ pub fn assert_sponge_agrees<
     for piece in split(inputs, absorb_cuts) {
         sponge.absorb(piece).expect("within the declared length");
     }
-    let mut streamed = vec![C::ZERO; out];
+    let mut streamed = vec![C::ZERO_ELEMENT; out];
     let mut start = 0;
     for piece in split(&expected, squeeze_cuts) {
         sponge

@@ -100,7 +100,10 @@ pub fn random_states<F: PrimeField, const T: usize>(seed: u64, count: usize) -> 
         rng.fill_bytes(&mut bytes);
         F::from_be_bytes_reduced(&bytes)
     };
-    let mut states = vec![[F::ZERO; T], [F::ZERO.sub(F::ONE); T]];
+    let mut states = vec![
+        [F::ZERO_ELEMENT; T],
+        [F::ZERO_ELEMENT.sub(F::ONE_ELEMENT); T],
+    ];
     states.extend((0..count).map(|_| core::array::from_fn(|_| random())));
     states
 }

@@ -53,8 +53,8 @@ pub struct Arith<F>(F);
 impl<F: Field> Representation for Arith<F> {}
 
 impl<F: Field> Field for Arith<F> {
-    const ZERO: Self = Arith(F::ZERO);
-    const ONE: Self = Arith(F::ONE);
+    const ZERO_ELEMENT: Self = Arith(F::ZERO_ELEMENT);
+    const ONE_ELEMENT: Self = Arith(F::ONE_ELEMENT);
 
     fn from_u64(v: u64) -> Self {
         Arith(F::from_u64(v))
@@ -63,13 +63,13 @@ impl<F: Field> Field for Arith<F> {
         bump(|c| c.additions += 1);
         Arith(self.0.add(rhs.0))
     }
-    fn double(self) -> Self {
+    fn doubled(self) -> Self {
         bump(|c| c.doublings += 1);
-        Arith(self.0.double())
+        Arith(self.0.doubled())
     }
-    fn square(self) -> Self {
+    fn squared(self) -> Self {
         bump(|c| c.squarings += 1);
-        Arith(self.0.square())
+        Arith(self.0.squared())
     }
     fn mul(self, rhs: Self) -> Self {
         bump(|c| c.multiplications += 1);
@@ -85,8 +85,8 @@ pub struct Counted<F>(Arith<F>);
 impl<F: Field> Representation for Counted<F> {}
 
 impl<F: Field> Field for Counted<F> {
-    const ZERO: Self = Counted(Arith::ZERO);
-    const ONE: Self = Counted(Arith::ONE);
+    const ZERO_ELEMENT: Self = Counted(Arith::ZERO_ELEMENT);
+    const ONE_ELEMENT: Self = Counted(Arith::ONE_ELEMENT);
 
     fn from_u64(v: u64) -> Self {
         Counted(Arith::from_u64(v))
@@ -94,11 +94,11 @@ impl<F: Field> Field for Counted<F> {
     fn add(self, rhs: Self) -> Self {
         Counted(self.0.add(rhs.0))
     }
-    fn double(self) -> Self {
-        Counted(self.0.double())
+    fn doubled(self) -> Self {
+        Counted(self.0.doubled())
     }
-    fn square(self) -> Self {
-        Counted(self.0.square())
+    fn squared(self) -> Self {
+        Counted(self.0.squared())
     }
     fn mul(self, rhs: Self) -> Self {
         bump(|c| c.diagonal_multiplications += 1);

@@ -52,17 +52,17 @@ pub fn modulus<F: PrimeField>() -> usize {
 /// elimination over `F`.
 pub fn determinant<F: PrimeField>(mut m: Vec<Vec<F>>) -> F {
     let n = m.len();
-    let mut det = F::ONE;
+    let mut det = F::ONE_ELEMENT;
     for col in 0..n {
-        let Some(pivot) = (col..n).find(|&r| m[r][col] != F::ZERO) else {
-            return F::ZERO;
+        let Some(pivot) = (col..n).find(|&r| m[r][col] != F::ZERO_ELEMENT) else {
+            return F::ZERO_ELEMENT;
         };
         if pivot != col {
             m.swap(pivot, col);
             det = det.neg();
         }
         det = det.mul(m[col][col]);
-        let inv = m[col][col].inverse().expect("non-zero pivot");
+        let inv = m[col][col].inverted().expect("non-zero pivot");
         let (top, below) = m.split_at_mut(col + 1);
         let pivot_row = &top[col];
         for row in below {

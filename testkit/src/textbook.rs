@@ -43,9 +43,9 @@ pub fn internal_matrix<F: PrimeField>(params: &Poseidon2Params<F>) -> Vec<Vec<F>
             (0..t)
                 .map(|j| {
                     if i == j {
-                        F::ONE.add(diagonal(i))
+                        F::ONE_ELEMENT.add(diagonal(i))
                     } else {
-                        F::ONE
+                        F::ONE_ELEMENT
                     }
                 })
                 .collect()
@@ -60,7 +60,7 @@ pub fn apply<F: PrimeField>(matrix: &[Vec<F>], state: &[F]) -> Vec<F> {
         .map(|row| {
             row.iter()
                 .zip(state)
-                .fold(F::ZERO, |acc, (&m, &x)| acc.add(m.mul(x)))
+                .fold(F::ZERO_ELEMENT, |acc, (&m, &x)| acc.add(m.mul(x)))
         })
         .collect()
 }
@@ -117,14 +117,14 @@ pub fn arity<F: PrimeField>(t: usize) -> usize {
 /// `TruncatedPermutation`.
 pub fn compress<F: PrimeField>(params: &Poseidon2Params<F>, children: &[F]) -> Vec<F> {
     let mut state = children.to_vec();
-    state.resize(params.width(), F::ZERO);
+    state.resize(params.width(), F::ZERO_ELEMENT);
     permutation(params, &state)[..digest_len::<F>()].to_vec()
 }
 
 /// `v` in base `2^b`, `b = min(n - 1, 128)`, least significant digit first, `lanes` digits.
 pub fn digits<F: PrimeField>(v: u128, lanes: usize) -> Vec<F> {
     let b = (F::MODULUS_BITS - 1).min(128);
-    let two_64 = F::from_u64(u64::MAX).add(F::ONE);
+    let two_64 = F::from_u64(u64::MAX).add(F::ONE_ELEMENT);
     let mut rest = v;
     (0..lanes)
         .map(|_| {
@@ -148,7 +148,7 @@ pub fn sponge<F: PrimeField>(
     out: usize,
 ) -> Vec<F> {
     let t = params.width();
-    let mut state = vec![F::ZERO; rate];
+    let mut state = vec![F::ZERO_ELEMENT; rate];
     let iv = ((inputs.len() as u128) << 64) + (out as u128 - 1);
     state.extend(digits::<F>(iv, t - rate));
     for chunk in inputs.chunks(rate) {
@@ -233,7 +233,7 @@ pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> 
     let group = arity::<F>(params.width()) * d;
     let mut level = leaves.to_vec();
     while level.len() > d {
-        level.resize(level.len().next_multiple_of(group), F::ZERO);
+        level.resize(level.len().next_multiple_of(group), F::ZERO_ELEMENT);
         level = level
             .chunks(group)
             .flat_map(|children| compress(params, children))

@@ -152,7 +152,7 @@ fn check_compress<
     F: PrimeField + LinearLayers,
 {
     const { assert!(N + 1 == T) };
-    let mut state = [C::ZERO; T];
+    let mut state = [C::ZERO_ELEMENT; T];
     for (i, x) in state.iter_mut().take(T - 1).enumerate() {
         *x = C::from_u64(i as u64 + 1);
     }
@@ -165,7 +165,7 @@ fn check_compress<
     assert_eq!(flexible.compress(&flexible_inputs), Ok(convert(expected)));
     for got in (0..=T + 1).filter(|&n| n != T - 1) {
         assert_eq!(
-            flexible.compress(&vec![F::ONE; got]),
+            flexible.compress(&vec![F::ONE_ELEMENT; got]),
             Err(Error::InvalidNumberOfInputs {
                 got,
                 expected: T - 1

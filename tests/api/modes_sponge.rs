@@ -157,11 +157,14 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
     for (inputs, r, out, error) in bad {
         assert_eq!(flexible.hash(inputs, r, out), Err(error));
         assert_eq!(hash(&one), right);
-        let mut buf = vec![F::ZERO; out];
+        let mut buf = vec![F::ZERO_ELEMENT; out];
         assert_eq!(flexible.hash_into(inputs, r, &mut buf), Err(error));
-        assert!(buf.iter().all(|&x| x == F::ZERO), "output untouched");
+        assert!(
+            buf.iter().all(|&x| x == F::ZERO_ELEMENT),
+            "output untouched"
+        );
         let ct_inputs: Vec<C> = inputs.iter().map(|&x| convert(x)).collect();
-        let mut ct_buf = vec![C::ZERO; out];
+        let mut ct_buf = vec![C::ZERO_ELEMENT; out];
         assert_eq!(ct.hash_into(&ct_inputs, r, &mut ct_buf), Err(error));
         assert_eq!(
             Sponge::new(flexible, r, inputs.len(), out).err(),
@@ -169,8 +172,8 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
         );
         assert_eq!(Sponge::new(ct, r, inputs.len(), out).err(), Some(error));
     }
-    let mut ct_out = [C::ZERO; 2];
-    ct.hash_into(&[C::ONE], rate, &mut ct_out).unwrap();
+    let mut ct_out = [C::ZERO_ELEMENT; 2];
+    ct.hash_into(&[C::ONE_ELEMENT], rate, &mut ct_out).unwrap();
     assert_eq!(
         ct_out.map(convert::<C, F>).to_vec(),
         right,
@@ -179,7 +182,7 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
 
     // Streaming misuse: overflowing absorb, early squeeze, over-squeeze, late absorb.
     let mut sponge = Sponge::new(flexible, rate, 1, 2).unwrap();
-    let mut out = [F::ZERO; 2];
+    let mut out = [F::ZERO_ELEMENT; 2];
     assert_eq!(
         sponge.squeeze(&mut out),
         Err(Error::IncompleteAbsorb {
@@ -196,7 +199,7 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
         sponge.absorb(&one),
         Err(Error::AbsorbOverflow { declared: 1 })
     );
-    let mut three = [F::ZERO; 3];
+    let mut three = [F::ZERO_ELEMENT; 3];
     assert_eq!(
         sponge.squeeze(&mut three),
         Err(Error::SqueezeOverflow { declared: 2 })
@@ -235,12 +238,12 @@ fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const
     assert!(expected.iter().all(|&y| is_canonical(y)), "outputs < p");
     assert_eq!(flexible.hash(&inputs, rate, out).unwrap(), expected, "hash");
 
-    let mut flat = vec![F::ZERO; out];
+    let mut flat = vec![F::ZERO_ELEMENT; out];
     flexible.hash_into(&inputs, rate, &mut flat).unwrap();
     assert_eq!(flat, expected, "hash_into");
 
     let ct_inputs: Vec<C> = inputs.iter().map(|&x| convert(x)).collect();
-    let mut ct_out = vec![C::ZERO; out];
+    let mut ct_out = vec![C::ZERO_ELEMENT; out];
     ct.hash_into(&ct_inputs, rate, &mut ct_out).unwrap();
     assert_eq!(
         ct_out.into_iter().map(convert).collect::<Vec<F>>(),
@@ -254,7 +257,7 @@ fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const
     sponge.absorb(a).unwrap();
     sponge.absorb(&[]).unwrap();
     sponge.absorb(b).unwrap();
-    let mut streamed = vec![F::ZERO; out];
+    let mut streamed = vec![F::ZERO_ELEMENT; out];
     sponge.squeeze(&mut streamed[..k]).unwrap();
     sponge.squeeze(&mut []).unwrap();
     sponge.squeeze(&mut streamed[k..k + m]).unwrap();
@@ -269,7 +272,7 @@ fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const
     let mut sponge = Sponge::new(ct, rate, ct_inputs.len(), out).unwrap();
     sponge.absorb(a).unwrap();
     sponge.absorb(b).unwrap();
-    let mut streamed = vec![C::ZERO; out];
+    let mut streamed = vec![C::ZERO_ELEMENT; out];
     sponge.squeeze(&mut streamed[..k]).unwrap();
     sponge.squeeze(&mut streamed[k..]).unwrap();
     assert_eq!(

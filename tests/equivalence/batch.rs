@@ -37,7 +37,7 @@ fn announce<F: Field + LinearLayers>(field: &str) {
 /// `GoldilocksFast` also the non-canonical words up to `2^64 - 1` a kernel must accept.
 trait Extremes: PrimeField + LinearLayers {
     fn extremes() -> Vec<Self> {
-        vec![Self::ZERO, Self::ONE, minus_one::<Self>()]
+        vec![Self::ZERO_ELEMENT, Self::ONE_ELEMENT, minus_one::<Self>()]
     }
 }
 
@@ -69,7 +69,7 @@ fn random<F: PrimeField + LinearLayers>(rng: &mut StdRng) -> F {
 
 /// `p - 1`, the largest canonical element.
 fn minus_one<F: PrimeField + LinearLayers>() -> F {
-    F::ZERO.sub(F::ONE)
+    F::ZERO_ELEMENT.sub(F::ONE_ELEMENT)
 }
 
 /// Random states, and every fourth state made of the extreme values in shifting patterns, so
@@ -199,7 +199,7 @@ macro_rules! instance_tests {
 
             #[test]
             fn runtime_rejects_a_ragged_buffer() {
-                let mut flat = vec![<$rt_field as Field>::ONE; $t + 1];
+                let mut flat = vec![<$rt_field as Field>::ONE_ELEMENT; $t + 1];
                 let before = flat.clone();
                 assert_eq!(
                     $rt().permute_batch(&mut flat),
@@ -231,7 +231,7 @@ macro_rules! instance_tests {
                         if j < $group {
                             x[j]
                         } else {
-                            <$field as Field>::ZERO
+                            <$field as Field>::ZERO_ELEMENT
                         }
                     });
                     assert_eq!(d, &perm.permutation(&state)[..digest]);
@@ -259,12 +259,9 @@ instance_tests!(ark_goldilocks_t16: Goldilocks, ark_goldilocks::ct::<16>, Goldil
 instance_tests!(ark_goldilocks_t20: Goldilocks, ark_goldilocks::ct::<20>, Goldilocks,
     ark_goldilocks::runtime::<20>, 20, 8);
 
-/// Whether this build compiles the SIMD backends (x86-64, not Miri, not forced portable).
-const SIMD_BUILD: bool = cfg!(all(
-    target_arch = "x86_64",
-    not(miri),
-    not(fast_poseidon2_force_portable)
-));
+/// Whether this build compiles the SIMD backends (x86-64 with `std`, not Miri, not forced
+/// portable: the crate's build script sets the cfg).
+const SIMD_BUILD: bool = cfg!(fast_poseidon2_simd);
 
 /// Whether the CPU has the named x86 feature (`false` on other architectures).
 macro_rules! cpu_has {
@@ -324,7 +321,7 @@ fn goldilocks_merkle_root_is_the_same_on_both_field_types() {
     });
     assert_eq!(ark_perm.merkle_root(&ark_leaves[0]), too_short);
     assert_eq!(
-        ark_perm.merkle_root_digests::<1>(&[[Goldilocks::ONE]]),
+        ark_perm.merkle_root_digests::<1>(&[[Goldilocks::ONE_ELEMENT]]),
         Err(Error::InvalidDigestLength {
             got: 1,
             expected: 4
@@ -337,8 +334,8 @@ fn goldilocks_merkle_root_is_the_same_on_both_field_types() {
 fn merkle_root_pads_an_odd_last_node_with_zero() {
     let perm = bn254::ct::t3();
     let leaves: Vec<ark_bn254::Fr> = (1..=5u64).map(ark_bn254::Fr::from).collect();
-    let h = |a, b| perm.permutation(&[a, b, ark_bn254::Fr::ZERO])[0];
-    let zero = ark_bn254::Fr::ZERO;
+    let h = |a, b| perm.permutation(&[a, b, ark_bn254::Fr::ZERO_ELEMENT])[0];
+    let zero = ark_bn254::Fr::ZERO_ELEMENT;
     let level1 = [
         h(leaves[0], leaves[1]),
         h(leaves[2], leaves[3]),
@@ -367,7 +364,7 @@ fn merkle_root_of_no_leaves_is_an_error() {
 
 #[test]
 fn merkle_root_rejects_width_two() {
-    let leaves = [ark_bn254::Fr::ONE; 2];
+    let leaves = [ark_bn254::Fr::ONE_ELEMENT; 2];
     assert_eq!(
         bn254::poseidon2_t2().merkle_root(&leaves),
         Err(Error::UnsupportedWidth { t: 2 })
@@ -376,7 +373,7 @@ fn merkle_root_rejects_width_two() {
 
 #[test]
 fn compress_batch_rejects_a_ragged_input() {
-    let inputs = [ark_bn254::Fr::ONE; 3];
+    let inputs = [ark_bn254::Fr::ONE_ELEMENT; 3];
     assert_eq!(
         bn254::poseidon2_t3().compress_batch(&inputs),
         Err(Error::InvalidBatchLength { len: 3, width: 2 })
@@ -601,7 +598,7 @@ mod merkle_builder {
         use ark_bn254::Fr;
         let perm = bn254::ct::t3();
         let leaves = [Fr::from(1u64), Fr::from(2u64), Fr::from(3u64)];
-        let padded = [leaves[0], leaves[1], leaves[2], Fr::ZERO];
+        let padded = [leaves[0], leaves[1], leaves[2], Fr::ZERO_ELEMENT];
         assert_eq!(perm.merkle_root(&leaves), perm.merkle_root(&padded));
         let bound = |l: &[Fr]| {
             let mut builder = MerkleBuilder::new(&perm).unwrap();
@@ -614,7 +611,10 @@ mod merkle_builder {
             root,
             perm.compress(&[perm.merkle_root(&leaves).unwrap(), Fr::from(3u64)])
         );
-        assert_eq!(bound(&[]), [perm.compress(&[Fr::ZERO, Fr::ZERO])]);
+        assert_eq!(
+            bound(&[]),
+            [perm.compress(&[Fr::ZERO_ELEMENT, Fr::ZERO_ELEMENT])]
+        );
         let g = goldilocks::ct::t8();
         let mut builder = MerkleBuilder::new(&g).unwrap();
         let leaf = [GoldilocksFast::new(9); 4];

@@ -43,9 +43,9 @@ fn config() -> ProptestConfig {
 /// reduced mod p.
 fn element<F: PrimeField>() -> impl Strategy<Value = F> {
     prop_oneof![
-        1 => Just(F::ZERO),
-        1 => Just(F::ONE),
-        1 => Just(F::ONE.neg()),
+        1 => Just(F::ZERO_ELEMENT),
+        1 => Just(F::ONE_ELEMENT),
+        1 => Just(F::ONE_ELEMENT.neg()),
         7 => proptest::collection::vec(any::<u8>(), F::BYTES)
             .prop_map(|bytes| F::from_be_bytes_reduced(&bytes)),
     ]
@@ -194,13 +194,21 @@ fn assert_internal_layer_is_dense_matrix<F: PrimeField>(
     diag_m1: Vec<F>,
 ) -> Result<(), TestCaseError> {
     let diag_m1 = match t {
-        2 => vec![F::ONE, F::from_u64(2)],
-        3 => vec![F::ONE, F::ONE, F::from_u64(2)],
+        2 => vec![F::ONE_ELEMENT, F::from_u64(2)],
+        3 => vec![F::ONE_ELEMENT, F::ONE_ELEMENT, F::from_u64(2)],
         _ => diag_m1,
     };
     // One round of each kind with zero constants: only the diagonal is read.
-    let params = Poseidon2Params::new(t, 5, 2, 1, vec![F::ZERO; 2 * t], vec![F::ZERO], diag_m1)
-        .expect("valid width");
+    let params = Poseidon2Params::new(
+        t,
+        5,
+        2,
+        1,
+        vec![F::ZERO_ELEMENT; 2 * t],
+        vec![F::ZERO_ELEMENT],
+        diag_m1,
+    )
+    .expect("valid width");
     let mut fast = state.to_vec();
     internal_layer(&mut fast, params.internal_diagonal_minus_one());
     prop_assert_eq!(

@@ -51,7 +51,7 @@ fn assert_tables_equal<F: PrimeField + LinearLayers, G: ReferenceField>(
         let expected: Vec<F> = if r < half {
             first[r * t..(r + 1) * t].to_vec()
         } else if r < half + rp {
-            let mut partial = vec![F::ZERO; t];
+            let mut partial = vec![F::ZERO_ELEMENT; t];
             partial[0] = ours.internal_round_constants()[r - half];
             partial
         } else {

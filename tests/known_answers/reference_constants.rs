@@ -76,7 +76,7 @@ fn from_decimal<F: PrimeField>(v: &Value) -> F {
     v.as_str()
         .expect("str")
         .bytes()
-        .fold(F::ZERO, |acc, digit| {
+        .fold(F::ZERO_ELEMENT, |acc, digit| {
             acc.mul(F::from_u64(10))
                 .add(F::from_u64(u64::from(digit - b'0')))
         })

@@ -67,7 +67,7 @@ fn limb_edges<C: MontConfig<4>>() -> Vec<Fp<MontBackend<C, 4>, 4>> {
 fn check_prime_field<F: ark_ff::PrimeField + OurPrimeField>(a: F, b: F) {
     assert_eq!(OurPrimeField::sub(a, b), a - b, "{a} - {b}");
     assert_eq!(
-        OurPrimeField::inverse(a),
+        OurPrimeField::inverted(a),
         ark_ff::Field::inverse(&a),
         "1 / {a}"
     );
@@ -93,9 +93,9 @@ fn check_all_pairs<F: ark_ff::PrimeField + OurPrimeField>(e: &[F]) {
 fn check_pair<F: ark_ff::PrimeField + OurPrimeField>(a: F, b: F) {
     check_prime_field(a, b);
     assert_eq!(Field::add(a, b), a + b, "{a} + {b}");
-    assert_eq!(Field::double(a), a + a, "2 * {a}");
+    assert_eq!(Field::doubled(a), a + a, "2 * {a}");
     assert_eq!(Field::mul(a, b), a * b, "{a} * {b}");
-    assert_eq!(Field::square(a), a * a, "{a}^2");
+    assert_eq!(Field::squared(a), a * a, "{a}^2");
     assert_eq!(a.sbox::<3>(), a.pow([3u64]), "{a}^3");
     assert_eq!(a.sbox::<5>(), a.pow([5u64]), "{a}^5");
     assert_eq!(a.sbox::<7>(), a.pow([7u64]), "{a}^7");

@@ -95,12 +95,12 @@ fn sub_matches_integer_arithmetic_on_edge_pairs() {
 
 #[test]
 fn double_matches_integer_arithmetic_on_edge_values() {
-    check_edge_pairs("double", |a, _| a.double(), |a, _| reduce(2 * a));
+    check_edge_pairs("double", |a, _| a.doubled(), |a, _| reduce(2 * a));
 }
 
 #[test]
 fn square_matches_integer_arithmetic_on_edge_values() {
-    check_edge_pairs("square", |a, _| a.square(), |a, _| reduce(a * a));
+    check_edge_pairs("square", |a, _| a.squared(), |a, _| reduce(a * a));
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn chained_operations_on_lazy_results_stay_correct() {
         for &b in &EDGES {
             let (mut x, mut want) = (fast(a), u128::from(a) % p128());
             for _ in 0..64 {
-                x = x.mul(fast(b)).add(fast(a)).double().sub(fast(b));
+                x = x.mul(fast(b)).add(fast(a)).doubled().sub(fast(b));
                 want = (want * u128::from(b) + u128::from(a)) % p128();
                 want = u128::from(sub_mod_p(2 * want, u128::from(b)));
             }
@@ -159,12 +159,12 @@ fn equality_and_hash_compare_elements_not_representations() {
 #[test]
 fn inverse_times_self_is_one_and_zero_has_none() {
     for &a in &EDGES {
-        match fast(a).inverse() {
+        match fast(a).inverted() {
             None => assert_eq!(a % P, 0, "{a:#x}"),
-            Some(inv) => assert_eq!(inv.mul(fast(a)), GoldilocksFast::ONE, "{a:#x}"),
+            Some(inv) => assert_eq!(inv.mul(fast(a)), GoldilocksFast::ONE_ELEMENT, "{a:#x}"),
         }
     }
-    assert_eq!(fast(P).inverse(), None);
+    assert_eq!(fast(P).inverted(), None);
 }
 
 #[test]
@@ -268,8 +268,8 @@ proptest! {
         prop_assert_eq!(x.add(y).to_canonical_u64(), reduce(a + b));
         prop_assert_eq!(x.mul(y).to_canonical_u64(), reduce(a * b));
         prop_assert_eq!(x.sub(y).to_canonical_u64(), sub_mod_p(a, b));
-        prop_assert_eq!(x.double().to_canonical_u64(), reduce(2 * a));
-        prop_assert_eq!(x.square().to_canonical_u64(), reduce(a * a));
+        prop_assert_eq!(x.doubled().to_canonical_u64(), reduce(2 * a));
+        prop_assert_eq!(x.squared().to_canonical_u64(), reduce(a * a));
     }
 
     #[test]
@@ -280,8 +280,8 @@ proptest! {
         prop_assert_eq!(Goldilocks::from(x.mul(y)), u.mul(v));
         prop_assert_eq!(Goldilocks::from(x.sub(y)), PrimeField::sub(u, v));
         prop_assert_eq!(
-            x.inverse().map(Goldilocks::from),
-            PrimeField::inverse(u)
+            x.inverted().map(Goldilocks::from),
+            PrimeField::inverted(u)
         );
     }
 }

@@ -288,7 +288,7 @@ fn shipped_diagonals_pass_the_internal_matrix_check() {
         let mu: Vec<GoldilocksFast> =
             w.ct.internal_diagonal_minus_one()
                 .iter()
-                .map(|&m| m.add(GoldilocksFast::ONE))
+                .map(|&m| m.add(GoldilocksFast::ONE_ELEMENT))
                 .collect();
         assert_eq!(
             check_internal_matrix(&mu),

@@ -79,7 +79,7 @@ impl ShippedInstance {
         let mu: Vec<F> = params
             .internal_diagonal_minus_one()
             .iter()
-            .map(|&m| m.add(F::ONE))
+            .map(|&m| m.add(F::ONE_ELEMENT))
             .collect();
         ShippedInstance {
             field_bits: F::MODULUS_BITS,
@@ -132,7 +132,7 @@ fn internal_matrix_check_rejects_fewer_than_two_entries() {
         Err(Error::UnsupportedWidth { t: 0 })
     );
     assert_eq!(
-        check_internal_matrix(&[BabyBear::ONE]),
+        check_internal_matrix(&[BabyBear::ONE_ELEMENT]),
         Err(Error::UnsupportedWidth { t: 1 })
     );
 }
@@ -159,7 +159,7 @@ fn minimal_polynomial_is_irreducible_of_degree_t<F: PrimeField>(a: &[Vec<F>]) ->
     let p = small::modulus::<F>();
     (1..p.pow(t as u32)).all(|index| {
         let v = digits::<F>(index, t);
-        if v.iter().find(|&&x| x != F::ZERO) != Some(&F::ONE) {
+        if v.iter().find(|&&x| x != F::ZERO_ELEMENT) != Some(&F::ONE_ELEMENT) {
             return true;
         }
         let mut krylov = vec![v];
@@ -170,12 +170,12 @@ fn minimal_polynomial_is_irreducible_of_degree_t<F: PrimeField>(a: &[Vec<F>]) ->
                 .map(|row| {
                     row.iter()
                         .zip(last)
-                        .fold(F::ZERO, |s, (&x, &y)| s.add(x.mul(y)))
+                        .fold(F::ZERO_ELEMENT, |s, (&x, &y)| s.add(x.mul(y)))
                 })
                 .collect();
             krylov.push(next);
         }
-        small::determinant(krylov) != F::ZERO
+        small::determinant(krylov) != F::ZERO_ELEMENT
     })
 }
 
@@ -206,7 +206,7 @@ fn first_failing_power<F: PrimeField>(mu: &[F]) -> Option<usize> {
     let m: Vec<Vec<F>> = (0..t)
         .map(|i| {
             (0..t)
-                .map(|j| if i == j { mu[i] } else { F::ONE })
+                .map(|j| if i == j { mu[i] } else { F::ONE_ELEMENT })
                 .collect()
         })
         .collect();
@@ -217,7 +217,7 @@ fn first_failing_power<F: PrimeField>(mu: &[F]) -> Option<usize> {
                 .iter()
                 .map(|row| {
                     (0..t)
-                        .map(|j| (0..t).fold(F::ZERO, |s, l| s.add(row[l].mul(m[l][j]))))
+                        .map(|j| (0..t).fold(F::ZERO_ELEMENT, |s, l| s.add(row[l].mul(m[l][j]))))
                         .collect()
                 })
                 .collect();
@@ -295,13 +295,13 @@ fn internal_matrix_with_charpoly_factors_of_degrees_one_two_three_is_rejected() 
                         if i == j {
                             mu[i].sub(F13::from_u64(l))
                         } else {
-                            F13::ONE
+                            F13::ONE_ELEMENT
                         }
                     })
                     .collect()
             })
             .collect();
-        small::determinant(shifted) == F13::ZERO
+        small::determinant(shifted) == F13::ZERO_ELEMENT
     });
     assert!(has_eigenvalue);
     assert_eq!(

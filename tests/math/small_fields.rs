@@ -25,7 +25,7 @@ fn assert_bijection<F: PrimeField + LinearLayers>(t: usize, mut perm: impl FnMut
     let p = modulus::<F>();
     let states = p.pow(t as u32);
     let mut seen = vec![false; states];
-    let mut state = vec![F::ZERO; t];
+    let mut state = vec![F::ZERO_ELEMENT; t];
     for index in 0..states {
         let mut rest = index;
         for x in state.iter_mut() {
@@ -97,8 +97,8 @@ fn permutation_is_a_bijection_over_f257_t3() {
 fn matrix_of<F: PrimeField + LinearLayers>(t: usize, layer: impl Fn(&mut [F])) -> Vec<Vec<F>> {
     (0..t)
         .map(|j| {
-            let mut e = vec![F::ZERO; t];
-            e[j] = F::ONE;
+            let mut e = vec![F::ZERO_ELEMENT; t];
+            e[j] = F::ONE_ELEMENT;
             layer(&mut e);
             e
         })
@@ -134,14 +134,21 @@ fn internal_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
             // Distinct diagonal entries, so a swapped or misplaced entry shows (t = 2, 3 use
             // their fixed diagonals).
             let diag_m1: Vec<F> = match t {
-                2 => vec![F::ONE, F::from_u64(2)],
-                3 => vec![F::ONE, F::ONE, F::from_u64(2)],
+                2 => vec![F::ONE_ELEMENT, F::from_u64(2)],
+                3 => vec![F::ONE_ELEMENT, F::ONE_ELEMENT, F::from_u64(2)],
                 _ => (0..t as u64).map(|i| F::from_u64(3 * i + 5)).collect(),
             };
             // One round of each kind with zero constants: only the diagonal is read.
-            let params =
-                Poseidon2Params::new(t, 3, 2, 1, vec![F::ZERO; 2 * t], vec![F::ZERO], diag_m1)
-                    .expect("supported width");
+            let params = Poseidon2Params::new(
+                t,
+                3,
+                2,
+                1,
+                vec![F::ZERO_ELEMENT; 2 * t],
+                vec![F::ZERO_ELEMENT],
+                diag_m1,
+            )
+            .expect("supported width");
             let diag = params.internal_diagonal_minus_one();
             let layer = transpose(matrix_of::<F>(t, |s| internal_layer(s, diag)));
             assert_eq!(layer, textbook::internal_matrix(&params), "t = {t}");
@@ -157,7 +164,7 @@ fn external_layer_is_invertible_for_every_width_over_f17_and_f257() {
     fn check<F: PrimeField + LinearLayers>() {
         for t in WIDTHS {
             let det = determinant(matrix_of::<F>(t, external_layer));
-            assert_ne!(det, F::ZERO, "M_E singular for t = {t}");
+            assert_ne!(det, F::ZERO_ELEMENT, "M_E singular for t = {t}");
         }
     }
     check::<F17>();
@@ -184,7 +191,11 @@ fn generated_internal_layers_are_invertible_over_f17_and_f257() {
         let params = Poseidon2Params::<F>::generate(t, 3, 8, 4).expect("a secure diagonal");
         let diag = params.internal_diagonal_minus_one();
         let matrix = matrix_of::<F>(t, |s| internal_layer(s, diag));
-        assert_ne!(determinant(matrix), F::ZERO, "M_I singular for t = {t}");
+        assert_ne!(
+            determinant(matrix),
+            F::ZERO_ELEMENT,
+            "M_I singular for t = {t}"
+        );
     }
     check::<F17>(4);
     check::<F257>(4);
@@ -282,7 +293,15 @@ fn new_rejects_other_internal_diagonals_for_t2_and_t3() {
     for t in [2, 3] {
         let diag = vec![F17::from_u64(3); t];
         assert_eq!(
-            Poseidon2Params::new(t, 3, 2, 1, vec![F17::ZERO; 2 * t], vec![F17::ZERO], diag),
+            Poseidon2Params::new(
+                t,
+                3,
+                2,
+                1,
+                vec![F17::ZERO_ELEMENT; 2 * t],
+                vec![F17::ZERO_ELEMENT],
+                diag
+            ),
             Err(Error::WrongFixedInternalDiagonal { t })
         );
     }

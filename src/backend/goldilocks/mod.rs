@@ -393,15 +393,15 @@ impl<V: Lanes, const G: usize> SboxOps for Packed<V, G> {
 
 impl<V: Lanes, const G: usize> LinearOps for Packed<V, G> {
     #[inline(always)]
-    fn add(mut self, rhs: Self) -> Self {
+    fn linear_add(mut self, rhs: Self) -> Self {
         for (x, y) in self.0.iter_mut().zip(rhs.0) {
             *x = add(*x, y);
         }
         self
     }
     #[inline(always)]
-    fn double(self) -> Self {
-        self.add(self)
+    fn linear_double(self) -> Self {
+        self.linear_add(self)
     }
 }
 
@@ -412,12 +412,12 @@ struct Halves<V>(V, V);
 
 impl<V: Lanes> LinearOps for Halves<V> {
     #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
+    fn linear_add(self, rhs: Self) -> Self {
         Halves(self.0.add(rhs.0), self.1.add(rhs.1))
     }
     #[inline(always)]
-    fn double(self) -> Self {
-        self.add(self)
+    fn linear_double(self) -> Self {
+        self.linear_add(self)
     }
 }
 
@@ -557,10 +557,10 @@ impl Form {
     /// claim is checked: `ONE` must be stored as `r`, and `r` must be invertible).
     fn of<F: Field>() -> Option<Self> {
         let r = GoldilocksFast::new(F::GOLDILOCKS_FACTOR?);
-        let one = GoldilocksFast::new(F::ONE.to_goldilocks_word(Sealed(()))?);
-        (r == one && r != GoldilocksFast::ZERO).then(|| Form {
+        let one = GoldilocksFast::new(F::ONE_ELEMENT.to_goldilocks_word(Sealed(()))?);
+        (r == one && r != GoldilocksFast::ZERO_ELEMENT).then(|| Form {
             r: r.to_canonical_u64(),
-            r_inv: (r != GoldilocksFast::ONE).then(|| r.inverse()).flatten(),
+            r_inv: (r != GoldilocksFast::ONE_ELEMENT).then(|| r.inverted()).flatten(),
         })
     }
 

@@ -1,0 +1,21 @@
+//! Sets `cfg(fast_poseidon2_simd)` where the runtime-detected x86_64 code is compiled: the batch
+//! kernels (AVX-512 IFMA, AVX-512/AVX2 Goldilocks) and the scalar MULX/ADX products. That is
+//! x86_64 with `std` (run-time CPU detection), not under Miri (which does not run the
+//! intrinsics) and not forced portable (`RUSTFLAGS="--cfg fast_poseidon2_force_portable"`, for
+//! testing the portable path on a machine that has the instructions). Everywhere else only the
+//! portable code is built.
+
+use std::env;
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    let set = |name: &str| env::var_os(name).is_some();
+    let x86_64 = env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|arch| arch == "x86_64");
+    if x86_64
+        && set("CARGO_FEATURE_STD")
+        && !set("CARGO_CFG_MIRI")
+        && !set("CARGO_CFG_FAST_POSEIDON2_FORCE_PORTABLE")
+    {
+        println!("cargo::rustc-cfg=fast_poseidon2_simd");
+    }
+}
