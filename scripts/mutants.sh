@@ -42,17 +42,17 @@ root=$(pwd)
 # so the scratch copy declares them with plain `#[cfg]` attributes (same condition) before the
 # run; not part of "every group".
 groups=(
-    "core|src/linear.rs src/permutation.rs src/field/mod.rs src/params/mod.rs|math|0||small_fields:: goldilocks_field::"
-    "bytes|src/bytes.rs src/error.rs|api|0||modes_bytes:: errors::"
+    "core|src/poseidon2/linear.rs src/poseidon2/permutation.rs src/field/mod.rs src/params/mod.rs|math|0||small_fields:: goldilocks_field::"
+    "bytes|src/modes/bytes.rs src/error.rs|api|0||modes_bytes:: errors::"
     "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|api|0||modes_sponge:: modes_compress::"
-    "ct|src/ct.rs src/poseidon2.rs src/instances/raw.rs|known_answers api math|0||kat:: errors:: small_fields::"
+    "ct|src/poseidon2/ct.rs src/poseidon2/runtime.rs src/instances/raw.rs|known_answers api math|0||kat:: errors:: small_fields::"
     "grain|src/params/grain.rs|known_answers|0||reference_constants::bn254_t3_generation reference_constants::bls12_381_t4_generation reference_constants::babybear_t16"
     "ark|src/field/ark.rs|math|0||field_ark::"
     "montgomery|src/field/montgomery.rs src/field/mulx_adx.rs|lib math|0||tests:: field_ark::"
     "goldilocks|src/goldilocks/fast.rs|math|0||goldilocks_field::"
-    "security|src/security/internal_matrix.rs src/security/round_numbers.rs|math|0||security::"
-    "batch|src/batch.rs src/backend/mod.rs|equivalence|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
-    "simd|src/backend/avx512_ifma.rs src/backend/goldilocks/*.rs|lib equivalence|0||backend:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8::"
+    "security|src/params/security/internal_matrix.rs src/params/security/round_numbers.rs|math|0||security::"
+    "batch|src/modes/batch.rs src/simd/mod.rs|equivalence|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
+    "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs|lib equivalence|0||backend:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8::"
 )
 
 if [ "${1:-}" = "--list" ]; then
@@ -74,8 +74,8 @@ git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | t
 simd_cfg="#[cfg(fast_poseidon2_simd)]"
 # (`src/field/mulx_adx.rs` is declared with a plain `#[cfg]`, which cargo-mutants follows.)
 perl -0pi -e "s/simd_only! \{ items:\n    mod avx512_ifma;\n    mod goldilocks;\n\}/$simd_cfg\nmod avx512_ifma;\n$simd_cfg\nmod goldilocks;/" \
-    "$scratch/src/backend/mod.rs"
-grep -q '^mod goldilocks;' "$scratch/src/backend/mod.rs" || {
+    "$scratch/src/simd/mod.rs"
+grep -q '^mod goldilocks;' "$scratch/src/simd/mod.rs" || {
     echo "mutants.sh: could not expose the SIMD modules to cargo-mutants" >&2
     exit 1
 }

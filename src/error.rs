@@ -188,7 +188,7 @@ pub enum Error {
         /// The field's digest length `D`.
         expected: usize,
     },
-    /// [`crate::security::round_numbers`] found no `(R_F, R_P)` in its search range (`R_P` in
+    /// [`crate::params::security::round_numbers`] found no `(R_F, R_P)` in its search range (`R_P` in
     /// `1..500`, even `R_F` in `4..100`) that meets every attack bound for this field size,
     /// width, S-box degree and security level.
     NoSecureRoundNumbers {
@@ -216,7 +216,7 @@ pub enum Error {
         /// The requested `R_P`.
         rounds_p: usize,
     },
-    /// A field size of `field_bits` bits was given to [`crate::security::round_numbers`]; every
+    /// A field size of `field_bits` bits was given to [`crate::params::security::round_numbers`]; every
     /// prime field has at least 2 (`p >= 2`).
     InvalidFieldBits {
         /// The rejected size.

@@ -76,6 +76,17 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// The layers, bottom up: `field` (arithmetic) -> `params` (Grain LFSR, round numbers, security
+// checks) -> `poseidon2` (linear layers, round driver, the two permutation types) -> `modes`
+// (sponge, compression, bytes, batches, Merkle trees) -> `simd` (the batch kernels and their
+// dispatcher); `instances` holds the shipped parameter sets, `error` the one error type.
+mod error;
+pub mod field;
+pub mod goldilocks;
+pub mod instances;
+pub mod modes;
+pub mod params;
+pub mod poseidon2;
 // One of the two modules allowed `unsafe`: SIMD batch kernels entered after run-time CPU
 // detection. The other is `field::mulx_adx` (the scalar MULX/ADX products and the assembly
 // addition), fenced inside `field`.
@@ -83,32 +94,22 @@ extern crate std;
 // Where no SIMD backend is compiled (no `std`, other targets, Miri, forced portable) the batch
 // cache and kernel tables are never filled: their code is unused there.
 #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code, unused_variables))]
-mod backend;
-mod batch;
-pub mod bytes;
-pub mod ct;
-mod error;
-pub mod field;
-pub mod goldilocks;
-pub mod instances;
-pub mod linear;
-#[cfg(feature = "alloc")]
-pub mod merkle;
-pub mod modes;
-pub mod params;
-mod permutation;
-#[cfg(feature = "alloc")]
-mod poseidon2;
-pub mod security;
+mod simd;
 
-pub use backend::{BatchBackend, batch_backend};
-pub use bytes::{Endianness, MAX_BYTE_INPUTS};
+// The public paths of the first releases (the README and crate docs use them).
 pub use error::Error;
+pub use modes::bytes;
+pub use modes::bytes::{Endianness, MAX_BYTE_INPUTS};
+#[cfg(feature = "alloc")]
+pub use modes::merkle;
 pub use params::MAX_WIDTH;
 #[cfg(feature = "alloc")]
 pub use params::Poseidon2Params;
+pub use params::security;
 #[cfg(feature = "alloc")]
 pub use poseidon2::Poseidon2;
+pub use poseidon2::{ct, linear};
+pub use simd::{BatchBackend, batch_backend};
 
 /// The README's code blocks, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -4,7 +4,7 @@
 use super::Sealed;
 
 /// What a SIMD batch backend needs to know about how elements are stored (the hooks of
-/// `crate::backend`); a supertrait of [`super::Field`].
+/// `crate::simd`); a supertrait of [`super::Field`].
 ///
 /// # Design
 /// Every item is defaulted, hidden and, where it could break an invariant, sealed: the methods

@@ -12,7 +12,7 @@
 use super::MODULUS;
 use crate::MAX_WIDTH;
 use crate::field::{Field, PrimeField, Representation, Sealed};
-use crate::linear::{self, LinearLayers};
+use crate::poseidon2::linear::{self, LinearLayers};
 use core::hash::{Hash, Hasher};
 
 /// `2^64 mod p = 2^32 - 1`.

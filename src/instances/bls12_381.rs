@@ -1,6 +1,6 @@
 //! BLS12-381 scalar-field instances (`ark_bls12_381::Fr`,
 //! `p = 0x73eda753...ffffffff00000001`, 255 bits), `d = 5`, `R_F = 8`, `R_P` from
-//! [`crate::security::round_numbers`] at 128 bits.
+//! [`crate::params::security::round_numbers`] at 128 bits.
 //!
 //! t = 2, 3, 4, 8 are the reference's `POSEIDON2_BLS_{2,3,4,8}_PARAMS`
 //! (`plain_implementations/src/poseidon2/poseidon2_instance_bls12.rs`, HorizenLabs/poseidon2

@@ -1,5 +1,5 @@
 //! BN254 scalar-field instances (`ark_bn254::Fr`, `p = 0x30644e72...f0000001`, 254 bits),
-//! `d = 5`, `R_F = 8`, `R_P` from [`crate::security::round_numbers`] at 128 bits.
+//! `d = 5`, `R_F = 8`, `R_P` from [`crate::params::security::round_numbers`] at 128 bits.
 //!
 //! t = 3 is the reference's `POSEIDON2_BN256_PARAMS`
 //! (`plain_implementations/src/poseidon2/poseidon2_instance_bn256.rs`, HorizenLabs/poseidon2

@@ -38,7 +38,7 @@ macro_rules! declare_instances {
         $(
             #[doc = concat!("The ", $name, " Poseidon2 permutation with t = ", stringify!($t),
                 ", R_F = ", stringify!($rf), ", R_P = ", stringify!($rp), ", d = ", stringify!($d), ".")]
-            pub type $alias = $crate::ct::Poseidon2Ct<$field, $t, $rf, $rp, $d>;
+            pub type $alias = $crate::poseidon2::ct::Poseidon2Ct<$field, $t, $rf, $rp, $d>;
         )*
 
         /// The permutations as `const` values and their constructors: nothing is computed or
@@ -68,11 +68,12 @@ macro_rules! declare_instances {
             #[doc = concat!("The cached runtime-width ", $name, " t = ", stringify!($t),
                 " permutation (R_F = ", stringify!($rf), ", R_P = ", stringify!($rp),
                 ", d = ", stringify!($d), "), built from [`ct::", stringify!($const),
-                "`] on first use and shared by all callers.")]
+                "`] on first use and shared by all callers (running the round driver compiled ",
+                "for this width, as fast as the const).")]
             #[cfg(feature = "std")]
             pub fn $getter() -> &'static $crate::Poseidon2<$field> {
                 static CELL: std::sync::OnceLock<$crate::Poseidon2<$field>> = std::sync::OnceLock::new();
-                CELL.get_or_init(|| $crate::Poseidon2::new(ct::$const.to_params()))
+                CELL.get_or_init(|| $crate::Poseidon2::from(&ct::$const))
             }
         )*
     };

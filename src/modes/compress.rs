@@ -10,9 +10,9 @@
 use super::{Permutation, digest_len, merkle_arity};
 #[cfg(feature = "alloc")]
 use crate::Error;
-use crate::ct::Poseidon2Ct;
 use crate::field::PrimeField;
-use crate::linear::LinearLayers;
+use crate::poseidon2::ct::Poseidon2Ct;
+use crate::poseidon2::linear::LinearLayers;
 
 /// `perm(children ‖ 0 …)[..out.len()]`: `children` (at most `t` elements) written into a zero
 /// state, permuted, the first `out.len()` (at most `t`) elements copied out.

@@ -16,7 +16,7 @@
 //! A sponge rate that leaves fewer than `c` capacity elements is
 //! [`crate::Error::InsufficientCapacity`]; a single-element digest on a field with `D > 1` is not
 //! offered (`compress` and `merkle_root` on such fields: a compile-time error on
-//! [`crate::ct::Poseidon2Ct`], [`crate::Error::DigestTooShort`] on [`crate::Poseidon2`]).
+//! [`crate::poseidon2::ct::Poseidon2Ct`], [`crate::Error::DigestTooShort`] on [`crate::Poseidon2`]).
 //!
 //! # Merkle compression
 //! A node is a digest of `D` elements. [`merkle_arity`] children are written one after the other
@@ -27,17 +27,21 @@
 //!   `TruncatedPermutation<_, 2, D, t>`; it needs `t >= 2D`.
 //!
 //! Both permutation types run every mode through the small [`Permutation`] trait, so each mode is
-//! written once: [`crate::ct::Poseidon2Ct`] keeps its state in `[F; T]`, [`crate::Poseidon2`] in
+//! written once: [`crate::poseidon2::ct::Poseidon2Ct`] keeps its state in `[F; T]`, [`crate::Poseidon2`] in
 //! a `[F; MAX_WIDTH]` stack buffer of which the first `t` elements are used. Neither allocates.
 
+pub(crate) mod batch;
+pub mod bytes;
 pub(crate) mod compress;
+#[cfg(feature = "alloc")]
+pub mod merkle;
 mod sponge;
 
 pub use sponge::Sponge;
 
-use crate::ct::Poseidon2Ct;
 use crate::field::{Field, PrimeField};
-use crate::linear::LinearLayers;
+use crate::poseidon2::ct::Poseidon2Ct;
+use crate::poseidon2::linear::LinearLayers;
 
 /// The bits of sponge capacity, and of every digest, the modes require: 128-bit security (a
 /// 254-bit element counts as one; `2 · 124`, so that one BN254 or BLS12-381 element suffices, as
@@ -169,7 +173,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
 
     fn permute_states(&self, states: &mut [F]) {
         self.with_batch(states.len() / T, |batch| {
-            crate::batch::run_batch::<F, D>(states, T, batch)
+            crate::modes::batch::run_batch::<F, D>(states, T, batch)
         });
     }
 }

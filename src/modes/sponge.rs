@@ -18,9 +18,9 @@
 
 use super::{Permutation, REQUIRED_BITS, security_elements, write_digits};
 use crate::Error;
-use crate::ct::Poseidon2Ct;
 use crate::field::{Field, PrimeField};
-use crate::linear::LinearLayers;
+use crate::poseidon2::ct::Poseidon2Ct;
+use crate::poseidon2::linear::LinearLayers;
 
 /// A streaming Poseidon2 sponge over a borrowed permutation, with the input length and output
 /// length declared up front (both enter the initial value). Never allocates.

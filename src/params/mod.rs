@@ -2,6 +2,7 @@
 //! diagonal, and their generation from the Grain LFSR.
 
 pub mod grain;
+pub mod security;
 
 use crate::Error;
 #[cfg(feature = "alloc")]
@@ -18,7 +19,7 @@ pub const MAX_ROUNDS: usize = 1023;
 
 /// Whether the permutation is defined here for width `t`: 2, 3 or a multiple of 4 up to
 /// [`MAX_WIDTH`] (paper section 5.1). The one width rule of [`check_shape`] and
-/// [`crate::security::round_numbers`].
+/// [`crate::params::security::round_numbers`].
 pub const fn is_supported_width(t: usize) -> bool {
     t == 2 || t == 3 || (t.is_multiple_of(4) && t >= 4 && t <= MAX_WIDTH)
 }
@@ -123,7 +124,7 @@ impl<F: PrimeField> Poseidon2Params<F> {
     /// `(n = F::MODULUS_BITS, t, R_F, R_P)`, then `(R_F/2)·t` external constants, `R_P` internal
     /// constants and `(R_F/2)·t` external constants, each by rejection sampling; for t >= 4 the
     /// internal diagonal `mu` is drawn next (`t` reduced `n`-bit values per draw) until
-    /// [`crate::security::check_internal_matrix`] accepts it. For t = 2, 3 the fixed internal
+    /// [`crate::params::security::check_internal_matrix`] accepts it. For t = 2, 3 the fixed internal
     /// matrices are used and nothing more is drawn.
     ///
     /// # Errors
@@ -146,7 +147,7 @@ impl<F: PrimeField> Poseidon2Params<F> {
                 let mut accepted = None;
                 for _ in 0..MAX_DIAGONAL_DRAWS {
                     let mu: Vec<F> = (0..t).map(|_| grain.next_diagonal_entry::<F>()).collect();
-                    if crate::security::check_internal_matrix(&mu).is_ok() {
+                    if crate::params::security::check_internal_matrix(&mu).is_ok() {
                         accepted = Some(mu);
                         break;
                     }
@@ -166,7 +167,7 @@ impl<F: Field> Poseidon2Params<F> {
     /// Shapes: `external_round_constants.len() == R_F · t`, `internal_round_constants.len() ==
     /// R_P`, `internal_diagonal_minus_one.len() == t` (see the type's docs for the layout). For
     /// t = 2, 3 the diagonal must be the fixed `(1, 2)` / `(1, 1, 2)`. No security check is run
-    /// on the diagonal; use [`crate::security::check_internal_matrix`] for that. Nor is `d`
+    /// on the diagonal; use [`crate::params::security::check_internal_matrix`] for that. Nor is `d`
     /// checked against the field (a [`Field`] need not know its modulus): `x^d` permutes `F` only
     /// if `gcd(d, p - 1) = 1`, which [`check_sbox_degree`] checks and [`Self::generate`] requires.
     ///

@@ -166,7 +166,7 @@ pub fn sponge<F: PrimeField>(
     output
 }
 
-/// The byte API (the byte-API case list of `docs/compat.md`, `src/bytes.rs` docs), with acceptance decided by
+/// The byte API (the byte-API case list of `docs/compat.md`, `src/modes/bytes.rs` docs), with acceptance decided by
 /// comparing each input, as a big-endian byte string, with the modulus: errors in the order
 /// empty, more than `max_inputs`, first wrong length, first integer `>= p`; otherwise the
 /// sponge with rate `t - D` and `D` outputs ([`digest_len`]), each written canonically in the
@@ -225,7 +225,7 @@ pub fn hashv_bytes<F: PrimeField>(
     Ok(out)
 }
 
-/// The Merkle root of `leaves` (a flat list of `D`-element digests; `src/merkle.rs` docs):
+/// The Merkle root of `leaves` (a flat list of `D`-element digests; `src/modes/merkle.rs` docs):
 /// while more than one node remains, pad the level with zero digests to a multiple of the
 /// arity and replace each group by its [`compress`]; `None` for no leaves.
 pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> Option<Vec<F>> {

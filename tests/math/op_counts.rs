@@ -1,5 +1,5 @@
 //! Exact operation counts: the counts one permutation call performs, computed from the round
-//! structure (paper section 5, Figure 1) and the linear-layer algorithms of `src/linear.rs`,
+//! structure (paper section 5, Figure 1) and the linear-layer algorithms of `src/poseidon2/linear.rs`,
 //! equal the counts an instrumented field records through a real permutation run.
 //!
 //! Run with `--nocapture` to print the table quoted in `docs/benchmarks.md`.

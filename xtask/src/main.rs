@@ -105,7 +105,7 @@ fn render<F: ConstElement>(field: &str, import: Option<&str>, specs: &[Spec]) ->
     .unwrap();
     out += F::DOC;
     writeln!(out).unwrap();
-    let mut imports = vec!["use crate::ct::Poseidon2Ct;", F::IMPORT];
+    let mut imports = vec!["use crate::poseidon2::ct::Poseidon2Ct;", F::IMPORT];
     imports.extend(import);
     // rustfmt's order: `crate::` paths first, then the others alphabetically.
     imports.sort_unstable_by_key(|line| (!line.starts_with("use crate::"), *line));

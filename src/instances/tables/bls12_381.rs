@@ -2,7 +2,7 @@
 //! Elements: Montgomery form (`x · 2^256 mod p`) as four little-endian 64-bit limbs, the
 //! representation ark-ff stores, so that the const `Fp::new_unchecked` builds them.
 
-use crate::ct::Poseidon2Ct;
+use crate::poseidon2::ct::Poseidon2Ct;
 use ark_bls12_381::Fr;
 use ark_ff::BigInt;
 

@@ -7,12 +7,12 @@
 //!   each group is `merkle_arity · D` elements (the children's digests one after the other),
 //!   each result the `D`-element digest (for BN254 t = 3: `perm([left, right, 0])[0]`).
 //!
-//! Merkle trees built on it are in [`crate::merkle`].
+//! Merkle trees built on it are in [`crate::modes::merkle`].
 
-use crate::backend::{self, Batch, BatchBackend};
-use crate::ct::Poseidon2Ct;
 use crate::field::Field;
-use crate::linear::LinearLayers;
+use crate::poseidon2::ct::Poseidon2Ct;
+use crate::poseidon2::linear::LinearLayers;
+use crate::simd::{self, Batch, BatchBackend};
 #[cfg(feature = "alloc")]
 use crate::{
     Error, Poseidon2,
@@ -45,11 +45,11 @@ pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(
             let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
             states
                 .par_chunks_mut(per_chunk)
-                .for_each(|chunk| backend::permute_batch::<F, D>(chunk, t, batch));
+                .for_each(|chunk| simd::permute_batch::<F, D>(chunk, t, batch));
             return;
         }
     }
-    backend::permute_batch::<F, D>(states, t, batch);
+    simd::permute_batch::<F, D>(states, t, batch);
 }
 
 /// The group size of `perm`'s Merkle compression, `merkle_arity · D` elements, or `None` if its

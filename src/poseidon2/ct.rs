@@ -1,11 +1,11 @@
 //! The const-generic permutation: width, round numbers and S-box degree are types, the state is
 //! `[F; T]` on the stack, constants live in fixed-size arrays, and nothing allocates.
 
-use crate::backend::{Batch, BatchCache, CtTables};
 use crate::field::Field;
-use crate::linear::LinearLayers;
 use crate::params::check_shape;
-use crate::permutation::{RoundConstants, permute};
+use crate::poseidon2::linear::LinearLayers;
+use crate::poseidon2::permutation::{RoundConstants, permute};
+use crate::simd::{Batch, BatchCache, CtTables};
 
 /// A Poseidon2 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
 /// `x^D`, built once and reused.

@@ -60,10 +60,10 @@
 //!
 //! # Round structure
 //! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`]; the
-//! external layer and the fixed t = 2, 3 internal matrices are [`crate::linear`]'s, run on
+//! external layer and the fixed t = 2, 3 internal matrices are [`crate::poseidon2::linear`]'s, run on
 //! [`LinearOps`]: the external layer with the exact additions of [`Halves`], the fixed internal
 //! matrices with the lazy [`add`]. Round constants are converted once per permutation value
-//! (its batch cache, see `crate::backend`) to canonical plain values and their high halves
+//! (its batch cache, see `crate::simd`) to canonical plain values and their high halves
 //! ([`word`]), and broadcast from memory where they are used (a [`Constant`], shared by the
 //! groups). A field stored as `x r` (`r` = its [`GOLDILOCKS_FACTOR`]) is
 //! multiplied by `r^-1` on load and by `r` on store.
@@ -76,9 +76,9 @@ use core::marker::PhantomData;
 use super::{BatchBackend, Word};
 use crate::field::{Field, PrimeField, Sealed, SboxOps, sbox_chain};
 use crate::goldilocks::{GoldilocksFast, MODULUS};
-use crate::linear::{DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed};
+use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed};
 use crate::params::MAX_WIDTH;
-use crate::permutation::{RoundConstants, RoundOps, permute};
+use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
 mod avx2;
 mod avx512;
@@ -422,7 +422,7 @@ impl<V: Lanes> LinearOps for Halves<V> {
 }
 
 /// `sum(state) (mod p)` per group, lazy, accumulated as `x_0 + (x_1 + ... + x_{t-1})` (as
-/// [`crate::linear`]'s sum: only `x_0` waits for a partial round's S-box) with one reduction at
+/// [`crate::poseidon2::linear`]'s sum: only `x_0` waits for a partial round's S-box) with one reduction at
 /// the end (bounds in the module docs). `state.len() >= 2`.
 #[inline(always)]
 fn wide_sum<V: Lanes, const G: usize>(state: &[Packed<V, G>]) -> Packed<V, G> {
@@ -496,7 +496,7 @@ impl<V: Lanes, const G: usize> DiagonalOps<Word> for Packed<V, G> {
 /// t >= 4 internal layer accumulates the sum with a carry count and fuses each product with it
 /// into one reduction (bounds in the module docs).
 impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
-    /// [`crate::linear::external_layer`] on the 32-bit halves of the words with plain
+    /// [`crate::poseidon2::linear::external_layer`] on the 32-bit halves of the words with plain
     /// additions, one vector group at a time (its halves fit in registers), then one
     /// recombination per output (bounds in the module docs).
     #[inline(always)]
@@ -518,7 +518,7 @@ impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
             }
         }
     }
-    /// Same shapes and length behaviour as [`crate::linear::internal_layer`].
+    /// Same shapes and length behaviour as [`crate::poseidon2::linear::internal_layer`].
     #[inline(always)]
     fn internal_layer(state: &mut [Self], diag_m1: &[Word]) {
         match state.len() {

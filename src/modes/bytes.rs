@@ -1,6 +1,6 @@
 //! The byte API a hashing syscall wraps: canonical field encodings in, 32 bytes out.
 //!
-//! `hashv_bytes(endianness, inputs)` on [`crate::ct::Poseidon2Ct`] and [`crate::Poseidon2`]:
+//! `hashv_bytes(endianness, inputs)` on [`crate::poseidon2::ct::Poseidon2Ct`] and [`crate::Poseidon2`]:
 //! 1. `inputs` must hold 1 to [`MAX_BYTE_INPUTS`] slices, else [`Error::EmptyInput`] /
 //!    [`Error::TooManyInputs`].
 //! 2. Every slice must be exactly the field's canonical length `F::BYTES` (32 for BN254 and
@@ -43,8 +43,8 @@
 
 use crate::Error;
 use crate::field::{Field, MAX_FIELD_BYTES, PrimeField};
-use crate::linear::LinearLayers;
 use crate::modes::{Permutation, Sponge, digest_len};
+use crate::poseidon2::linear::LinearLayers;
 
 /// The most byte slices one `hashv_bytes` call accepts. It bounds the stack buffer the decoded
 /// elements live in (and a syscall's work per call); more is [`Error::TooManyInputs`].
@@ -142,7 +142,7 @@ macro_rules! impl_byte_api {
             /// `F::BYTES` long and read in `endianness`, to 32 bytes: the sponge with rate
             /// `t - c` and `D` output elements (`c = D = ceil(248 / MODULUS_BITS)`: 1 on BN254
             /// and BLS12-381, 4 on Goldilocks), written canonically in the same endianness.
-            /// Never allocates; see [`crate::bytes`] for the full rules.
+            /// Never allocates; see [`crate::modes::bytes`] for the full rules.
             ///
             /// A field whose `D` elements do not encode to exactly 32 bytes is a compile-time
             /// error.
@@ -187,6 +187,6 @@ macro_rules! impl_byte_api {
 }
 
 impl_byte_api!(impl[F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64]
-    crate::ct::Poseidon2Ct<F, T, RF, RP, D>);
+    crate::poseidon2::ct::Poseidon2Ct<F, T, RF, RP, D>);
 #[cfg(feature = "alloc")]
 impl_byte_api!(impl[F: PrimeField + LinearLayers] crate::Poseidon2<F>);

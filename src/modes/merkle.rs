@@ -20,11 +20,11 @@
 //! count.
 
 use crate::Error;
-use crate::batch::{compress_groups, compression_group};
-use crate::ct::Poseidon2Ct;
 use crate::field::{Field, PrimeField};
-use crate::linear::LinearLayers;
+use crate::modes::batch::{compress_groups, compression_group};
 use crate::modes::{Permutation, compress::check_single_element_digest, digest_len};
+use crate::poseidon2::ct::Poseidon2Ct;
+use crate::poseidon2::linear::LinearLayers;
 use alloc::vec::Vec;
 
 /// The root of the tree over `leaves` (flat, a whole number of `D`-element digests), level by
@@ -87,7 +87,7 @@ impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: us
     Poseidon2Ct<F, T, RF, RP, D>
 {
     /// The root of the Merkle tree over single-element leaves (rules in the
-    /// [module docs](crate::merkle)), built level by level with [`Self::compress_batch`].
+    /// [module docs](crate::modes::merkle)), built level by level with [`Self::compress_batch`].
     /// For fields whose digest is one element (BN254, BLS12-381); elsewhere, or for `T = 2`
     /// (arity 1, a tree that never narrows), a compile-time error: use
     /// [`Self::merkle_root_digests`].
@@ -119,7 +119,7 @@ impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: us
     }
 
     /// The root of the Merkle tree over `N`-element leaf digests (rules in the
-    /// [module docs](crate::merkle)). `N` must be the field's digest length `D`
+    /// [module docs](crate::modes::merkle)). `N` must be the field's digest length `D`
     /// ([`crate::modes::digest_len`]: 1 on BN254 and BLS12-381, 4 on Goldilocks) and the width
     /// must give an arity of at least 2; anything else is a compile-time error.
     ///
@@ -153,7 +153,7 @@ impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: us
 
 impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
     /// The root of the Merkle tree over single-element leaves (rules in the
-    /// [module docs](crate::merkle)), built level by level with [`Self::compress_batch`].
+    /// [module docs](crate::modes::merkle)), built level by level with [`Self::compress_batch`].
     ///
     /// # Errors
     /// [`Error::DigestTooShort`] on a field whose digest is more than one element (Goldilocks:
@@ -166,7 +166,7 @@ impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
     }
 
     /// The root of the Merkle tree over `N`-element leaf digests (rules in the
-    /// [module docs](crate::merkle)).
+    /// [module docs](crate::modes::merkle)).
     ///
     /// # Errors
     /// In this order: [`Error::InvalidDigestLength`] unless `N` is the field's digest length

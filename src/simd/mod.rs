@@ -1,6 +1,6 @@
 //! Batch permutation backends, and the one place that chooses between them.
 //!
-//! - **portable**: the scalar round driver ([`crate::permutation::permute`]) in a loop. Always
+//! - **portable**: the scalar round driver ([`crate::poseidon2::permutation::permute`]) in a loop. Always
 //!   compiled; the only path under `no_std`, Miri, on non-x86_64 targets and with
 //!   `RUSTFLAGS="--cfg fast_poseidon2_force_portable"`; the oracle every other backend is tested
 //!   against; and the path for the leftover states a vector backend does not take.
@@ -20,7 +20,7 @@
 //! the CPU once and caches the answer. Each permutation value keeps what its batches need in a
 //! [`BatchCache`], filled on its first batch call: the backend chosen for its field on this CPU,
 //! the field's kernel data (e.g. the AVX-512 IFMA modulus constants) and its round constants in
-//! the kernel's form, in fixed-size arrays inside [`crate::ct::Poseidon2Ct`] ([`CtTables`], no
+//! the kernel's form, in fixed-size arrays inside [`crate::poseidon2::ct::Poseidon2Ct`] ([`CtTables`], no
 //! heap) and in `Vec`s inside [`crate::Poseidon2`] ([`VecTables`], allocated once). Later batch
 //! calls redo no detection and no conversion, and allocate nothing.
 //!
@@ -29,8 +29,8 @@
 //! vector instructions, there the MULX/ADX inline assembly, each with a `// SAFETY:` comment.
 
 use crate::field::Field;
-use crate::linear::LinearLayers;
-use crate::permutation::{RoundConstants, permute};
+use crate::poseidon2::linear::LinearLayers;
+use crate::poseidon2::permutation::{RoundConstants, permute};
 
 /// Items or statements that exist only where a SIMD backend can run: x86_64 with `std`
 /// (run-time detection), not under Miri, and not forced portable.
@@ -231,7 +231,7 @@ struct Prepared<S> {
 ///
 /// It is not part of the permutation's value: `==` ignores it (always equal), `Debug` leaves it
 /// out, and `Clone` starts it empty. [`crate::Poseidon2`] keeps one in the value;
-/// [`crate::ct::Poseidon2Ct`], a plain `const`-able value, makes one on the stack per batch call.
+/// [`crate::poseidon2::ct::Poseidon2Ct`], a plain `const`-able value, makes one on the stack per batch call.
 pub(crate) struct BatchCache<S> {
     #[cfg(fast_poseidon2_simd)]
     cell: std::sync::OnceLock<Prepared<S>>,

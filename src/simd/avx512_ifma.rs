@@ -30,7 +30,7 @@
 //! Loaded states are converted with one multiplication by `2^264 mod p` (from ark's `R = 2^256`
 //! to `R = 2^260`): `< 2p`. Then the crate's one round driver ([`permute`]) runs on [`Packed`]
 //! (element `i` of the interleaved groups) through [`RoundOps`] and [`LinearLayers`], with the
-//! generic layers of [`crate::linear`]: initial `M_E`; each full round
+//! generic layers of [`crate::poseidon2::linear`]: initial `M_E`; each full round
 //! `x_i <- sbox(reduce(x_i + c_i))` then `M_E`; each partial round
 //! `x_0 <- sbox(reduce(x_0 + c))`, `x_i <- reduce(x_i)` for `i >= 1` (the one step the kernel
 //! adds, at the start of its [`LinearLayers::internal_layer`]), then `M_I` (t = 2, 3: the
@@ -39,7 +39,7 @@
 //! `2^256 mod p` (back to ark's form, `< 2p`), subtract `p` once if needed (canonical `< p`).
 //!
 //! Round constants are converted to this form once per permutation value (its batch cache, see
-//! `crate::backend`) and broadcast from memory
+//! `crate::simd`) and broadcast from memory
 //! (`vpbroadcastq`, a plain load on the load ports) where they are used; pre-broadcast copies
 //! would be 8 times larger (26 KB for BN254 t = 3) and compete with the states for L1.
 
@@ -48,9 +48,9 @@ use core::arch::x86_64::*;
 use super::Word;
 
 use crate::field::{Field, Sealed};
-use crate::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
+use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
 use crate::params::MAX_WIDTH;
-use crate::permutation::{RoundConstants, RoundOps, permute};
+use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
 /// States per vector group (one per 64-bit lane of a `__m512i`).
 const LANES: usize = 8;

@@ -1,5 +1,5 @@
 //! The one Poseidon2 round driver (paper section 5, Figure 1; reference
-//! `plain_implementations/src/poseidon2/poseidon2.rs`), shared by [`crate::ct::Poseidon2Ct`] and
+//! `plain_implementations/src/poseidon2/poseidon2.rs`), shared by [`crate::poseidon2::ct::Poseidon2Ct`] and
 //! [`crate::Poseidon2`].
 //!
 //! Structure: `x <- M_E x`; `R_F / 2` full rounds (add `t` constants, S-box on every element,
@@ -7,7 +7,7 @@
 //! full rounds.
 
 use crate::field::Field;
-use crate::linear::{DiagonalOps, LinearLayers};
+use crate::poseidon2::linear::{DiagonalOps, LinearLayers};
 
 /// What the round driver does to state elements beyond the linear layers ([`LinearLayers`],
 /// whose diagonal entries have the round constants' type): a field implements it with its own

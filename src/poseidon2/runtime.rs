@@ -1,15 +1,16 @@
 //! The runtime-width permutation.
 
-use crate::backend::{Batch, BatchCache, VecTables};
 use crate::field::Field;
-use crate::linear::LinearLayers;
-use crate::permutation::{RoundConstants, permute};
+use crate::poseidon2::ct::Poseidon2Ct;
+use crate::poseidon2::linear::LinearLayers;
+use crate::poseidon2::permutation::{RoundConstants, permute};
+use crate::simd::{Batch, BatchCache, VecTables};
 use crate::{Error, Poseidon2Params};
 use alloc::vec::Vec;
 
 /// A Poseidon2 permutation whose width `t` is known at run time, built once from
 /// [`Poseidon2Params`] and reused. It gives exactly the output of the const-generic
-/// [`crate::ct::Poseidon2Ct`] with the same parameters: both run one shared round driver.
+/// [`crate::poseidon2::ct::Poseidon2Ct`] with the same parameters: both run one shared round driver.
 ///
 /// ```
 /// # #[cfg(feature = "bn254")] {
@@ -27,8 +28,42 @@ use alloc::vec::Vec;
 #[derive(Clone)]
 pub struct Poseidon2<F> {
     params: Poseidon2Params<F>,
+    /// The round driver compiled for this width and degree, when the value was built from a
+    /// const-generic permutation (`From<&Poseidon2Ct>`, as the shipped getters are): its loops
+    /// over the state then have constant bounds, as on the const-generic path. `None`: the
+    /// width-generic driver for the degree.
+    width_specific: Option<PermuteFn<F>>,
     /// The batch backend and kernel-form constants, built on the first batch call.
     batch: BatchCache<VecTables>,
+}
+
+/// A round driver for one state of the permutation's width.
+type PermuteFn<F> = fn(&mut [F], RoundConstants<'_, F>);
+
+/// The round driver with the width `T` and degree `D` fixed at compile time; `state` has `T`
+/// elements (a state of another length, which callers never pass, runs the width-generic one).
+fn permute_width<F: Field + LinearLayers, const T: usize, const D: u64>(
+    state: &mut [F],
+    rc: RoundConstants<'_, F>,
+) {
+    match <&mut [F; T]>::try_from(&mut *state) {
+        Ok(state) => permute::<F, D>(state, rc),
+        Err(_) => permute::<F, D>(state, rc),
+    }
+}
+
+impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    From<&Poseidon2Ct<F, T, RF, RP, D>> for Poseidon2<F>
+{
+    /// The runtime-width permutation with the same parameters and outputs, running the round
+    /// driver compiled for `T` and `D` (as fast as the const-generic path; the shipped getters
+    /// `poseidon2_tN()` are built this way).
+    fn from(perm: &Poseidon2Ct<F, T, RF, RP, D>) -> Self {
+        Poseidon2 {
+            width_specific: Some(permute_width::<F, T, D>),
+            ..Poseidon2::new(perm.to_params())
+        }
+    }
 }
 
 impl<F: PartialEq> PartialEq for Poseidon2<F> {
@@ -54,6 +89,7 @@ impl<F: Field> Poseidon2<F> {
     pub fn new(params: Poseidon2Params<F>) -> Self {
         Poseidon2 {
             params,
+            width_specific: None,
             batch: BatchCache::new(),
         }
     }
@@ -105,6 +141,9 @@ impl<F: Field + LinearLayers> Poseidon2<F> {
     pub(crate) fn permute_exact(&self, state: &mut [F]) {
         debug_assert_eq!(state.len(), self.width());
         let rc = self.constants();
+        if let Some(permute_width) = self.width_specific {
+            return permute_width(state, rc);
+        }
         // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
         match self.params.sbox_degree {
             3 => permute::<F, 3>(state, rc),

@@ -1,0 +1,14 @@
+//! The Poseidon2 permutation (eprint 2023/323, section 5): the linear layers and the layer
+//! trait a representation implements ([`linear`]), the one round driver (`permutation`), the
+//! const-generic [`ct::Poseidon2Ct`] and the runtime-width [`Poseidon2`]. Both permutation types
+//! run the same driver and give the same outputs; the modes ([`crate::modes`]) are written once
+//! over them.
+
+pub mod ct;
+pub mod linear;
+pub(crate) mod permutation;
+#[cfg(feature = "alloc")]
+mod runtime;
+
+#[cfg(feature = "alloc")]
+pub use runtime::Poseidon2;
