@@ -82,7 +82,6 @@ extern crate std;
 // dispatcher); `instances` holds the shipped parameter sets, `error` the one error type.
 mod error;
 pub mod field;
-pub mod goldilocks;
 pub mod instances;
 pub mod modes;
 pub mod params;
@@ -98,6 +97,7 @@ mod simd;
 
 // The public paths of the first releases (the README and crate docs use them).
 pub use error::Error;
+pub use field::goldilocks;
 pub use modes::bytes;
 pub use modes::bytes::{Endianness, MAX_BYTE_INPUTS};
 #[cfg(feature = "alloc")]

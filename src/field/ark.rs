@@ -133,7 +133,7 @@ impl<C: MontConfig<N>, const N: usize> Representation for Fp<MontBackend<C, N>, 
     // A one-limb ark field with the Goldilocks modulus stores `x * 2^64 mod p` (R = 2^64),
     // canonical; the batch backend re-checks this once (`ONE` must be stored as `r`).
     const GOLDILOCKS_FACTOR: Option<u64> =
-        if N == 1 && C::MODULUS.0[0] == crate::goldilocks::MODULUS {
+        if N == 1 && C::MODULUS.0[0] == crate::field::goldilocks::MODULUS {
             Some(C::R.0[0])
         } else {
             None
@@ -302,7 +302,7 @@ mod tests {
     //! back exactly ark's stored representation, and only for the fields the kernels serve.
     use super::*;
     use crate::field::Sealed;
-    use crate::goldilocks::Goldilocks;
+    use crate::field::goldilocks::Goldilocks;
     use ark_ff::Fp64;
 
     /// 0, 1, 2, -1, -2, (p - 1) / 2, (p + 1) / 2 and -(p - 1) / 2.

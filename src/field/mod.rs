@@ -11,10 +11,11 @@
 //! - [`Representation`]: how elements are stored, for the SIMD batch backends (hidden, sealed
 //!   hooks; every item defaulted, so another crate's field writes an empty impl).
 //!
-//! Implementations: every ark-ff 0.6 prime field `Fp<P, N>` ([`ark`] module), and
-//! the Goldilocks `GoldilocksFast` type.
+//! Implementations: every ark-ff 0.6 prime field `Fp<P, N>` ([`ark`] module), and the
+//! Goldilocks field's two types ([`goldilocks`], also at `fast_poseidon2::goldilocks`).
 
 pub mod ark;
+pub mod goldilocks;
 pub(crate) mod montgomery;
 mod representation;
 // The field layer's one module allowed `unsafe`: the MULX/ADX products and the assembly

@@ -353,8 +353,8 @@ mod tests {
 
     #[test]
     fn goldilocks_initial_values_are_injective_at_the_limits() {
-        initial_values_are_injective::<crate::goldilocks::GoldilocksFast>();
-        initial_values_are_injective::<crate::goldilocks::Goldilocks>();
+        initial_values_are_injective::<crate::field::goldilocks::GoldilocksFast>();
+        initial_values_are_injective::<crate::field::goldilocks::Goldilocks>();
     }
 
     #[cfg(feature = "bn254")]

@@ -21,7 +21,8 @@
 //! - ark-ff `Fp` (below, on the four-limb arithmetic of `src/field/ark.rs`): the four-limb
 //!   internal layer (products reading `m_i` in place for the MULX/ADX kernel; BN254's lazily
 //!   reduced sum);
-//! - `GoldilocksFast` (`src/goldilocks/fast.rs`): both layers on unreduced `u128` lanes;
+//! - `GoldilocksFast` (below, on the arithmetic of `src/field/goldilocks/fast.rs`): both layers
+//!   on unreduced `u128` lanes;
 //! - the Goldilocks batch kernel's vectors: both layers (exact 32-bit halves, fused
 //!   multiply-add with one reduction).
 //!
@@ -30,6 +31,9 @@
 //! layers with one line, `impl LinearLayers for MyField {}`.
 
 use crate::field::ark::{Fast4, from_limbs, to_limbs};
+use crate::MAX_WIDTH;
+use crate::field::goldilocks::GoldilocksFast;
+use crate::field::goldilocks::fast::reduce128;
 use crate::field::{Field, montgomery};
 use ark_ff::{Fp, MontBackend, MontConfig};
 
@@ -273,6 +277,42 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
             };
             let product = montgomery::mul_unreduced(d, &to_limbs(x), m);
             *x = Field::add(from_limbs(montgomery::reduce(product, p)), s);
+        }
+    }
+}
+
+/// `GoldilocksFast`: both layers overridden: `u64` words are lazily reduced, so sums and products are
+/// accumulated in `u128` and reduced once per output, where the generic layers would reduce
+/// after every addition.
+impl LinearLayers for GoldilocksFast {
+    /// The generic layer run on unreduced `u128` lanes, one reduction per output.
+    ///
+    /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum 16, so block outputs are
+    /// `< 2^68`, column sums over at most `MAX_WIDTH / 4 = 8` blocks `< 2^71`, outputs `< 2^72`.
+    #[inline(always)]
+    fn external_layer(state: &mut [Self]) {
+        let mut wide = [0u128; MAX_WIDTH];
+        let wide = &mut wide[..state.len().min(MAX_WIDTH)];
+        for (w, x) in wide.iter_mut().zip(state.iter()) {
+            *w = u128::from(x.0);
+        }
+        external_layer(wide);
+        for (x, &w) in state.iter_mut().zip(wide.iter()) {
+            x.0 = reduce128(w);
+        }
+    }
+
+    /// `y_i = m_i x_i + s` with the sum `s` accumulated in `u128` and reduced once, and each
+    /// `m_i x_i + s <= (2^64 - 1)^2 + 2^64 - 1 < 2^128` reduced once. Widths 2 and 3 (fixed
+    /// matrices, additions only) take the generic layer.
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
+        if state.len() <= 3 {
+            return internal_layer(state, diag_m1);
+        }
+        let s = u128::from(reduce128(state.iter().map(|x| u128::from(x.0)).sum()));
+        for (x, m) in state.iter_mut().zip(diag_m1) {
+            x.0 = reduce128(u128::from(x.0) * u128::from(m.0) + s);
         }
     }
 }

@@ -81,10 +81,10 @@ const fn e(limbs: [u64; 4]) -> Fr {
 /// canonical integers.
 impl ConstElement for GoldilocksFast {
     const TYPE: &'static str = "GoldilocksFast";
-    const FIELD_PATH: &'static str = "crate::goldilocks::GoldilocksFast";
+    const FIELD_PATH: &'static str = "crate::field::goldilocks::GoldilocksFast";
     const DOC: &'static str =
         "//! Elements: canonical integers, built by the const `GoldilocksFast::new`.\n";
-    const IMPORT: &'static str = "use crate::goldilocks::GoldilocksFast;";
+    const IMPORT: &'static str = "use crate::field::goldilocks::GoldilocksFast;";
     const CONSTRUCTOR: &'static str = "/// The element `v` (canonical: `v < p`).
 const fn e(v: u64) -> GoldilocksFast {
     GoldilocksFast::new(v)

@@ -75,7 +75,7 @@ use core::marker::PhantomData;
 
 use super::{BatchBackend, Word};
 use crate::field::{Field, PrimeField, Sealed, SboxOps, sbox_chain};
-use crate::goldilocks::{GoldilocksFast, MODULUS};
+use crate::field::goldilocks::{GoldilocksFast, MODULUS};
 use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed};
 use crate::params::MAX_WIDTH;
 use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};

@@ -10,9 +10,7 @@
 //! - `2^96 = -1 (mod p)`, since `2^96 = 2^32 · 2^64 = 2^32 (2^32 - 1) = 2^64 - 2^32 = -1`.
 
 use super::MODULUS;
-use crate::MAX_WIDTH;
 use crate::field::{Field, PrimeField, Representation, Sealed};
-use crate::poseidon2::linear::{self, LinearLayers};
 use core::hash::{Hash, Hasher};
 
 /// `2^64 mod p = 2^32 - 1`.
@@ -33,7 +31,7 @@ const EPSILON: u64 = 0xffff_ffff;
 /// assert_eq!(GoldilocksFast::new(MODULUS + 5).to_canonical_u64(), 5);
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct GoldilocksFast(u64);
+pub struct GoldilocksFast(pub(crate) u64);
 
 impl GoldilocksFast {
     /// The element `v mod p`. Accepts any `u64`; the value is stored as given (every `u64` is a
@@ -88,7 +86,7 @@ const fn carry_times_epsilon(x: u128) -> u64 {
 /// - `t0 + t1` with one correction: a wrapped sum is at most `2^64 - 2^33`, and adding
 ///   `EPSILON` stays below `2^64` (the second correction of [`add_lazy`] is never needed).
 #[inline(always)]
-const fn reduce128(x: u128) -> u64 {
+pub(crate) const fn reduce128(x: u128) -> u64 {
     let lo = x as u64;
     let hi = (x >> 64) as u64;
     let hi_hi = hi >> 32;
@@ -164,42 +162,6 @@ impl Representation for GoldilocksFast {
     #[inline(always)]
     fn from_goldilocks_word(word: u64, _: Sealed) -> Option<Self> {
         Some(GoldilocksFast(word))
-    }
-}
-
-/// Both layers overridden: `u64` words are lazily reduced, so sums and products are
-/// accumulated in `u128` and reduced once per output, where the generic layers would reduce
-/// after every addition.
-impl LinearLayers for GoldilocksFast {
-    /// The generic layer run on unreduced `u128` lanes, one reduction per output.
-    ///
-    /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum 16, so block outputs are
-    /// `< 2^68`, column sums over at most `MAX_WIDTH / 4 = 8` blocks `< 2^71`, outputs `< 2^72`.
-    #[inline(always)]
-    fn external_layer(state: &mut [Self]) {
-        let mut wide = [0u128; MAX_WIDTH];
-        let wide = &mut wide[..state.len().min(MAX_WIDTH)];
-        for (w, x) in wide.iter_mut().zip(state.iter()) {
-            *w = u128::from(x.0);
-        }
-        linear::external_layer(wide);
-        for (x, &w) in state.iter_mut().zip(wide.iter()) {
-            x.0 = reduce128(w);
-        }
-    }
-
-    /// `y_i = m_i x_i + s` with the sum `s` accumulated in `u128` and reduced once, and each
-    /// `m_i x_i + s <= (2^64 - 1)^2 + 2^64 - 1 < 2^128` reduced once. Widths 2 and 3 (fixed
-    /// matrices, additions only) take the generic layer.
-    #[inline(always)]
-    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
-        if state.len() <= 3 {
-            return linear::internal_layer(state, diag_m1);
-        }
-        let s = u128::from(reduce128(state.iter().map(|x| u128::from(x.0)).sum()));
-        for (x, m) in state.iter_mut().zip(diag_m1) {
-            x.0 = reduce128(u128::from(x.0) * u128::from(m.0) + s);
-        }
     }
 }
 

@@ -1,9 +1,10 @@
 //! The Goldilocks field `p = 2^64 - 2^32 + 1` in two representations with the same elements.
 //!
-//! - [`Goldilocks`]: ark-ff 0.6 `Fp64` (Montgomery form). The generic paths, parameter generation
-//!   and the cached `poseidon2_tN()` getters use it, so ark users get ark types.
+//! - [`Goldilocks`]: ark-ff 0.6 `Fp64` (Montgomery form), for ark users; the permutation types
+//!   run on it too, more slowly.
 //! - [`GoldilocksFast`]: a plain `u64` with special-form reduction (`2^64 = 2^32 - 1 mod p`) and
-//!   lazily reduced values; the const-generic `ct::tN()` instances use it.
+//!   lazily reduced values; every shipped instance (`ct::tN()` and the cached `poseidon2_tN()`
+//!   getters) runs on it.
 //!
 //! Both implement [`crate::field::Field`] and [`crate::field::PrimeField`], convert into each other
 //! with `From`, and give identical permutation outputs. The field types are always compiled (the
@@ -18,7 +19,7 @@
 //! ```
 
 mod ark;
-mod fast;
+pub(crate) mod fast;
 
 pub use ark::{Goldilocks, GoldilocksConfig};
 pub use fast::GoldilocksFast;
