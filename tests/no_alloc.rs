@@ -144,44 +144,24 @@ fn check_no_allocations<
     for (name, f) in checks {
         assert_eq!(allocations_during(f), 0, "{name} allocated");
     }
-    check_batches_allocate_nothing(ct, flexible, ct_state);
-    assert_eq!(
-        allocations_during(|| flexible.permute_mut(black_box(&mut state)).unwrap()),
-        0,
-        "flexible permute_mut allocated"
-    );
-}
-
-/// `permute_batch` of both types at 8 and 1,024 states allocates nothing once the permutation
-/// value's batch cache is filled (one warm-up call of each size first; the runtime type's cache
-/// allocates its tables then, once).
-///
-/// With `parallel`, 1,024 states split across rayon's threads. Called from outside rayon's pool,
-/// rayon injects the job into its global queue (crossbeam's `Injector`), which allocates a
-/// new block of 63 slots on the pushing thread every 63 injected jobs, process-wide: a
-/// sporadic allocation that is rayon's, not this crate's. So the 1,024-state calls are counted
-/// on a pool thread (`rayon::ThreadPool::install`), where the split goes onto the thread's
-/// own deque; `outside_the_pool_rayon_allocates_one_queue_block_per_63_jobs` measures the other
-/// case.
-fn check_batches_allocate_nothing<
-    C: PrimeField + LinearLayers,
-    F: PrimeField + LinearLayers,
-    const T: usize,
-    const RF: usize,
-    const RP: usize,
-    const D: u64,
->(
-    ct: &Poseidon2Ct<C, T, RF, RP, D>,
-    flexible: &Poseidon2<F>,
-    state: [C; T],
-) {
-    let flat: [F; T] = state.map(convert);
+    // `permute_batch` of both types at 8 and 1,024 states allocates nothing once the permutation
+    // value's batch cache is filled (one warm-up call of each size first; the runtime type's cache
+    // allocates its tables then, once).
+    //
+    // With `parallel`, 1,024 states split across rayon's threads. Called from outside rayon's pool,
+    // rayon injects the job into its global queue (crossbeam's `Injector`), which allocates a
+    // new block of 63 slots on the pushing thread every 63 injected jobs, process-wide: a
+    // sporadic allocation that is rayon's, not this crate's. So the 1,024-state calls are counted
+    // on a pool thread (`rayon::ThreadPool::install`), where the split goes onto the thread's
+    // own deque; `outside_the_pool_rayon_allocates_one_queue_block_per_63_jobs` measures the other
+    // case.
+    let flat: [F; T] = ct_state.map(convert);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
     for n in [8, 1024] {
-        let mut states = vec![state; n];
+        let mut states = vec![ct_state; n];
         let mut flexible_states: Vec<F> = flat.repeat(n);
         let mut run = || {
             ct.permute_batch(black_box(&mut states));
@@ -208,6 +188,11 @@ fn check_batches_allocate_nothing<
         }
         black_box((&states, &flexible_states));
     }
+    assert_eq!(
+        allocations_during(|| flexible.permute_mut(black_box(&mut state)).unwrap()),
+        0,
+        "flexible permute_mut allocated"
+    );
 }
 
 #[test]
