@@ -30,8 +30,8 @@
 //! previous layer left unreduced). A [`Field`] implemented outside this crate gets the generic
 //! layers with one line, `impl LinearLayers for MyField {}`.
 
-use crate::field::ark::{Fast4, from_limbs, to_limbs};
 use crate::MAX_WIDTH;
+use crate::field::ark::{Fast4, from_limbs, to_limbs};
 use crate::field::goldilocks::GoldilocksFast;
 use crate::field::goldilocks::fast::reduce128;
 use crate::field::{Field, montgomery};

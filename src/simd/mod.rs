@@ -29,6 +29,8 @@
 //! vector instructions, there the MULX/ADX inline assembly, each with a `// SAFETY:` comment.
 
 use crate::field::Field;
+#[cfg(fast_poseidon2_simd)]
+use crate::field::kernel_form;
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::{RoundConstants, permute};
 
@@ -117,20 +119,22 @@ pub(crate) type Word = [u64; 5];
 enum Kernel {
     #[cfg(fast_poseidon2_simd)]
     /// The AVX-512 IFMA modulus constants.
-    Ifma(avx512_ifma::Modulus),
+    Ifma(kernel_form::avx512_ifma::Modulus),
     #[cfg(fast_poseidon2_simd)]
     /// How the field stores Goldilocks elements (AVX-512F and AVX2 kernels).
-    Goldilocks(goldilocks::Form),
+    Goldilocks(kernel_form::goldilocks::Form),
 }
 
 impl Kernel {
-    /// `F`'s kernel data, if a kernel of its family runs on this CPU and build.
+    /// `F`'s kernel data, if `F`'s representation is one a kernel family reads. Whether the CPU
+    /// runs that family is not asked here: the cache is filled only for a backend that runs `F`
+    /// (chosen by [`batch_backend`] or checked by [`runs`]).
     fn of<F: Field>() -> Option<Self> {
         simd_only! { statements:
-            if let Some(modulus) = avx512_ifma::form::<F>() {
+            if let Some(modulus) = kernel_form::avx512_ifma::Modulus::of::<F>() {
                 return Some(Kernel::Ifma(modulus));
             };
-            if let Some(form) = goldilocks::form::<F>() {
+            if let Some(form) = kernel_form::goldilocks::Form::of::<F>() {
                 return Some(Kernel::Goldilocks(form));
             };
         }
@@ -142,9 +146,9 @@ impl Kernel {
     fn word<F: Field>(&self, c: F) -> Word {
         match *self {
             #[cfg(fast_poseidon2_simd)]
-            Kernel::Ifma(_) => avx512_ifma::word(c),
+            Kernel::Ifma(_) => kernel_form::avx512_ifma::word(c),
             #[cfg(fast_poseidon2_simd)]
-            Kernel::Goldilocks(ref form) => goldilocks::word(form, c),
+            Kernel::Goldilocks(ref form) => kernel_form::goldilocks::word(form, c),
         }
     }
 }
