@@ -108,8 +108,9 @@ pub use params::Poseidon2Params;
 pub use params::security;
 #[cfg(feature = "alloc")]
 pub use poseidon2::Poseidon2;
+pub use poseidon2::batch_cache::BatchBackend;
 pub use poseidon2::{ct, linear};
-pub use simd::{BatchBackend, batch_backend};
+pub use simd::batch_backend;
 
 /// The README's code blocks, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -10,9 +10,10 @@
 //! Merkle trees built on it are in [`crate::modes::merkle`].
 
 use crate::field::Field;
+use crate::poseidon2::batch_cache::{Batch, BatchBackend};
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
-use crate::simd::{self, Batch, BatchBackend};
+use crate::simd;
 #[cfg(feature = "alloc")]
 use crate::{
     Error, Poseidon2,

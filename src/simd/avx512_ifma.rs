@@ -45,12 +45,11 @@
 
 use core::arch::x86_64::*;
 
-use super::Word;
-
 use crate::field::kernel_form::avx512_ifma::{LIMBS, MASK52, Modulus};
 use crate::field::{Field, Sealed};
-use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
 use crate::params::MAX_WIDTH;
+use crate::poseidon2::batch_cache::Word;
+use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
 use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
 /// States per vector group (one per 64-bit lane of a `__m512i`).

@@ -73,12 +73,14 @@
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
-use super::{BatchBackend, Word};
-use crate::field::{Field, Sealed, SboxOps, sbox_chain};
 use crate::field::goldilocks::MODULUS;
 use crate::field::kernel_form::goldilocks::Form;
-use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed};
+use crate::field::{Field, Sealed, SboxOps, sbox_chain};
 use crate::params::MAX_WIDTH;
+use crate::poseidon2::batch_cache::{BatchBackend, Word};
+use crate::poseidon2::linear::{
+    DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed,
+};
 use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
 mod avx2;
