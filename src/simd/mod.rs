@@ -1,7 +1,7 @@
 //! Batch permutation backends, and the one place that chooses between them.
 //!
-//! - **portable**: the scalar round driver ([`crate::poseidon2::permutation::permute`]) in a loop. Always
-//!   compiled; the only path under `no_std`, Miri, on non-x86_64 targets and with
+//! - **portable**: the scalar round driver ([`crate::poseidon2::permutation::permute`]) in a
+//!   loop. Always compiled; the only path under `no_std`, Miri, on non-x86_64 targets and with
 //!   `RUSTFLAGS="--cfg fast_poseidon2_force_portable"`; the oracle every other backend is tested
 //!   against; and the path for the leftover states a vector backend does not take.
 //! - **AVX-512 IFMA** ([`avx512_ifma`], x86_64 with `std`): 8 states per vector group, 52-bit
@@ -20,9 +20,17 @@
 //! the CPU once and caches the answer. Each permutation value keeps what its batches need in a
 //! [`BatchCache`], filled on its first batch call: the backend chosen for its field on this CPU,
 //! the field's kernel data (e.g. the AVX-512 IFMA modulus constants) and its round constants in
-//! the kernel's form, in fixed-size arrays inside [`crate::poseidon2::ct::Poseidon2Ct`] ([`CtTables`], no
-//! heap) and in `Vec`s inside [`crate::Poseidon2`] ([`VecTables`], allocated once). Later batch
-//! calls redo no detection and no conversion, and allocate nothing.
+//! the kernel's form, in fixed-size arrays for [`crate::poseidon2::ct::Poseidon2Ct`] (`CtTables`,
+//! on the stack of each batch call, no heap) and in `Vec`s inside [`crate::Poseidon2`]
+//! (`VecTables`, allocated once). Later batch calls redo no detection and no conversion, and
+//! allocate nothing.
+//!
+//! This is the top layer (`field` -> `params` -> `poseidon2` -> `modes` -> `simd`): the data it
+//! reads is defined below it, the cache types and [`BatchBackend`] in `poseidon2::batch_cache`
+//! and each field's kernel data and constant conversions in `field::kernel_form`; what detects,
+//! fills and runs lives here: [`batch_backend`], `runs`, filling and reading the cache
+//! (`BatchCache::batch`, `batch_on`), the kernels, and in [`permutations`] the binding of both
+//! permutation types to them (their `modes::BatchPermutation` impls and the rayon split).
 //!
 //! This module and its children, and `field::mulx_adx`, are the only code of the crate allowed
 //! to use `unsafe`: here the call into a `#[target_feature]` kernel after detection and the
