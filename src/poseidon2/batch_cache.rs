@@ -57,6 +57,7 @@ impl Kernel {
     /// `F`'s kernel data, if `F`'s representation is one a kernel family reads. Whether the CPU
     /// runs that family is not asked here: the cache is filled only for a backend that runs `F`
     /// (chosen by [`crate::batch_backend`] or checked by `simd::runs`).
+    #[cfg_attr(not(fast_poseidon2_simd), allow(clippy::extra_unused_type_parameters))]
     pub(crate) fn of<F: Field>() -> Option<Self> {
         #[cfg(fast_poseidon2_simd)]
         {

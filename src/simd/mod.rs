@@ -79,6 +79,7 @@ pub fn batch_backend<F: Field>() -> BatchBackend {
 }
 
 /// Whether `backend` runs batches of `F` on this CPU and build (the portable path always does).
+#[cfg_attr(not(fast_poseidon2_simd), allow(clippy::extra_unused_type_parameters))]
 pub(crate) fn runs<F: Field>(backend: BatchBackend) -> bool {
     simd_only! { statements:
         match backend {
