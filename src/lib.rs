@@ -79,7 +79,11 @@ extern crate std;
 // The layers, bottom up: `field` (arithmetic) -> `params` (Grain LFSR, round numbers, security
 // checks) -> `poseidon2` (linear layers, round driver, the two permutation types) -> `modes`
 // (sponge, compression, bytes, batches, Merkle trees) -> `simd` (the batch kernels and their
-// dispatcher); `instances` holds the shipped parameter sets, `error` the one error type.
+// dispatcher); `instances` holds the shipped parameter sets, `error` the one error type. A
+// module imports only from those to its left: the batch cache's data (`BatchBackend`, the
+// kernel-form tables) is in `poseidon2::batch_cache` and each field's kernel data in
+// `field::kernel_form`, the modes run batches through their `BatchPermutation` trait, and
+// `simd` alone detects the CPU, fills the cache and implements that trait for both types.
 mod error;
 pub mod field;
 pub mod instances;
@@ -108,8 +112,9 @@ pub use params::Poseidon2Params;
 pub use params::security;
 #[cfg(feature = "alloc")]
 pub use poseidon2::Poseidon2;
+pub use poseidon2::batch_cache::BatchBackend;
 pub use poseidon2::{ct, linear};
-pub use simd::{BatchBackend, batch_backend};
+pub use simd::batch_backend;
 
 /// The README's code blocks, compiled and run as doc tests.
 #[cfg(doctest)]

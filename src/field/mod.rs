@@ -16,6 +16,10 @@
 
 pub mod ark;
 pub mod goldilocks;
+// What the SIMD batch kernels read of a field (its data per kernel family, round constants in
+// kernel form): compiled where the kernels are.
+#[cfg(fast_poseidon2_simd)]
+pub(crate) mod kernel_form;
 pub(crate) mod montgomery;
 mod representation;
 // The field layer's one module allowed `unsafe`: the MULX/ADX products and the assembly

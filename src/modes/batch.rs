@@ -10,9 +10,10 @@
 //! Merkle trees built on it are in [`crate::modes::merkle`].
 
 use crate::field::Field;
+use crate::modes::BatchPermutation;
+use crate::poseidon2::batch_cache::BatchBackend;
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
-use crate::simd::{self, Batch, BatchBackend};
 #[cfg(feature = "alloc")]
 use crate::{
     Error, Poseidon2,
@@ -21,36 +22,6 @@ use crate::{
 };
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
-
-/// Batches smaller than this many states are not split across threads.
-#[cfg(feature = "parallel")]
-const PARALLEL_MIN_STATES: usize = 64;
-
-/// Permutes the flat buffer `states` (a whole number of width-`t` states) on `batch`'s backend,
-/// in chunks across rayon's threads with the `parallel` feature (every chunk shares `batch`'s
-/// cached kernel constants: nothing is converted or allocated per chunk).
-pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(
-    states: &mut [F],
-    t: usize,
-    batch: Batch<'_, F>,
-) {
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        let n = states.len() / t;
-        let threads = rayon::current_num_threads();
-        if threads > 1 && n >= PARALLEL_MIN_STATES {
-            // About four chunks per thread, each a whole number of 32 states: of the backends'
-            // interleaved vector groups (16 states for AVX-512 IFMA, 32 for Goldilocks AVX-512F).
-            let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
-            states
-                .par_chunks_mut(per_chunk)
-                .for_each(|chunk| simd::permute_batch::<F, D>(chunk, t, batch));
-            return;
-        }
-    }
-    simd::permute_batch::<F, D>(states, t, batch);
-}
 
 /// The group size of `perm`'s Merkle compression, `merkle_arity · D` elements, or `None` if its
 /// width has no compression for the field's digests.
@@ -97,9 +68,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// `self.permutation(&states[i])`. Any length works (0 included): whole groups of 8 states
     /// run on the SIMD backend when there is one, the rest on the scalar path.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        self.with_batch(states.len(), |batch| {
-            run_batch::<F, D>(states.as_flattened_mut(), T, batch)
-        });
+        self.permute_states(states.as_flattened_mut());
     }
 
     /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one, so every
@@ -107,13 +76,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// permutes nothing, if `backend` does not run `F` on this CPU and build.
     #[doc(hidden)]
     pub fn permute_batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool {
-        self.with_batch_on(backend, states.len(), |batch| {
-            let Some(batch) = batch else {
-                return false;
-            };
-            run_batch::<F, D>(states.as_flattened_mut(), T, batch);
-            true
-        })
+        self.permute_states_on(backend, states.as_flattened_mut())
     }
 
     /// The Merkle compression of every group of `N` elements (the [`crate::modes::merkle_arity`]
@@ -154,21 +117,8 @@ impl<F: Field + LinearLayers> Poseidon2<F> {
                 width: t,
             });
         }
-        self.run_batch(states);
+        self.permute_states(states);
         Ok(())
-    }
-
-    /// Runs a checked flat batch with the instance's S-box degree.
-    pub(crate) fn run_batch(&self, states: &mut [F]) {
-        let t = self.width();
-        let batch = self.batch(states.len() / t);
-        // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
-        match self.params().sbox_degree() {
-            3 => run_batch::<F, 3>(states, t, batch),
-            5 => run_batch::<F, 5>(states, t, batch),
-            7 => run_batch::<F, 7>(states, t, batch),
-            _ => run_batch::<F, 11>(states, t, batch),
-        }
     }
 }
 

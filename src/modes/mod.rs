@@ -27,8 +27,10 @@
 //!   `TruncatedPermutation<_, 2, D, t>`; it needs `t >= 2D`.
 //!
 //! Both permutation types run every mode through the small [`Permutation`] trait, so each mode is
-//! written once: [`crate::poseidon2::ct::Poseidon2Ct`] keeps its state in `[F; T]`, [`crate::Poseidon2`] in
-//! a `[F; MAX_WIDTH]` stack buffer of which the first `t` elements are used. Neither allocates.
+//! written once: [`crate::poseidon2::ct::Poseidon2Ct`] keeps its state in `[F; T]`,
+//! [`crate::Poseidon2`] in a `[F; MAX_WIDTH]` stack buffer of which the first `t` elements are
+//! used. Neither allocates. The batch modes run on its supertrait [`BatchPermutation`], which the
+//! SIMD layer implements for both types: this module imports nothing from it.
 
 pub(crate) mod batch;
 pub mod bytes;
@@ -40,6 +42,7 @@ mod sponge;
 pub use sponge::Sponge;
 
 use crate::field::{Field, PrimeField};
+use crate::poseidon2::batch_cache::BatchBackend;
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
 
@@ -118,13 +121,15 @@ pub const fn merkle_arity(t: usize, digest: usize) -> Option<usize> {
 }
 
 mod sealed {
-    /// Keeps [`super::Permutation`] implemented by this crate's permutation types only.
+    /// Keeps [`super::Permutation`] and [`super::BatchPermutation`] implemented by this crate's
+    /// permutation types only.
     pub trait Sealed {}
 }
 
 /// A Poseidon2 permutation as the modes see it: a width `t` and an in-place permutation of a
-/// stack-held state. Implemented by [`Poseidon2Ct`] and [`crate::Poseidon2`]; sealed.
-pub trait Permutation: sealed::Sealed {
+/// stack-held state. Implemented by [`Poseidon2Ct`] and [`crate::Poseidon2`]; sealed. Every
+/// implementor also permutes many states at once ([`BatchPermutation`], its supertrait).
+pub trait Permutation: sealed::Sealed + BatchPermutation<<Self as Permutation>::Field> {
     /// The field the permutation runs over.
     type Field: Field;
     /// The state buffer: `[F; T]` for [`Poseidon2Ct`], `[F; MAX_WIDTH]` for
@@ -139,10 +144,21 @@ pub trait Permutation: sealed::Sealed {
 
     /// Permutes the first `t` elements of `state` in place.
     fn permute_state(&self, state: &mut Self::State);
+}
 
+/// The batch half of a [`Permutation`] over the field `F`: many width-`t` states at once, on the
+/// batch backends ([`crate::batch_backend`]). Implemented by [`Poseidon2Ct`] and
+/// [`crate::Poseidon2`] where the batch kernels are bound to them; sealed. The modes' batch
+/// methods (`permute_batch`, `compress_batch`, Merkle roots, `MerkleBuilder`) run on it.
+pub trait BatchPermutation<F>: sealed::Sealed {
     /// Permutes every width-`t` state of the flat buffer `states` (a whole number of states) on
     /// the fastest batch backend this CPU has, across threads with the `parallel` feature.
-    fn permute_states(&self, states: &mut [Self::Field]);
+    fn permute_states(&self, states: &mut [F]);
+
+    /// Testing hook: [`Self::permute_states`] on `backend` instead of the best one. Returns
+    /// `false`, and permutes nothing, if `backend` does not run `F` on this CPU and build.
+    #[doc(hidden)]
+    fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool;
 }
 
 impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64> sealed::Sealed
@@ -170,12 +186,6 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     fn permute_state(&self, state: &mut [F; T]) {
         self.permute_mut(state);
     }
-
-    fn permute_states(&self, states: &mut [F]) {
-        self.with_batch(states.len() / T, |batch| {
-            crate::modes::batch::run_batch::<F, D>(states, T, batch)
-        });
-    }
 }
 
 #[cfg(feature = "alloc")]
@@ -200,9 +210,5 @@ impl<F: Field + LinearLayers> Permutation for crate::Poseidon2<F> {
     fn permute_state(&self, state: &mut [F; crate::MAX_WIDTH]) {
         // Parameters are validated on construction: 2 <= t <= MAX_WIDTH.
         self.permute_exact(&mut state[..self.width()]);
-    }
-
-    fn permute_states(&self, states: &mut [F]) {
-        self.run_batch(states);
     }
 }

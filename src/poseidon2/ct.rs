@@ -5,7 +5,6 @@ use crate::field::Field;
 use crate::params::check_shape;
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::{RoundConstants, permute};
-use crate::simd::{Batch, BatchCache, CtTables};
 
 /// A Poseidon2 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
 /// `x^D`, built once and reused.
@@ -120,27 +119,6 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
-    /// Runs `f` on the view of a batch of `states` states: the backend chosen for `F` and, if
-    /// the batch fills one of its vector groups, the kernel-form constants, converted now into a
-    /// cache on this stack frame (no heap).
-    #[inline]
-    pub(crate) fn with_batch<R>(&self, states: usize, f: impl FnOnce(Batch<'_, F>) -> R) -> R {
-        let cache = BatchCache::<CtTables<T, RF, RP>>::new();
-        f(cache.batch(self.constants(), states))
-    }
-
-    /// [`Self::with_batch`] on `backend`, with `None` if it does not run `F` here (the testing
-    /// hook `permute_batch_on`).
-    pub(crate) fn with_batch_on<R>(
-        &self,
-        backend: crate::BatchBackend,
-        states: usize,
-        f: impl FnOnce(Option<Batch<'_, F>>) -> R,
-    ) -> R {
-        let cache = BatchCache::<CtTables<T, RF, RP>>::new();
-        f(cache.batch_on(self.constants(), backend, states))
-    }
-
     /// Permutes `state` in place.
     #[inline]
     pub fn permute_mut(&self, state: &mut [F; T]) {

@@ -1,10 +1,10 @@
 //! The runtime-width permutation.
 
 use crate::field::Field;
+use crate::poseidon2::batch_cache::{BatchCache, VecTables};
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::{RoundConstants, permute};
-use crate::simd::{Batch, BatchCache, VecTables};
 use crate::{Error, Poseidon2Params};
 use alloc::vec::Vec;
 
@@ -104,11 +104,10 @@ impl<F: Field> Poseidon2<F> {
         self.params.width
     }
 
-    /// The view of a batch of `states` states: the backend and kernel-form constants from the
-    /// cache (built now by the first call whose batch fills a vector group).
+    /// The value's batch cache (filled and read by `crate::simd`).
     #[inline]
-    pub(crate) fn batch(&self, states: usize) -> Batch<'_, F> {
-        self.batch.batch(self.constants(), states)
+    pub(crate) fn batch_cache(&self) -> &BatchCache<VecTables> {
+        &self.batch
     }
 
     pub(crate) fn constants(&self) -> RoundConstants<'_, F> {

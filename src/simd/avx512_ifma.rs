@@ -45,20 +45,17 @@
 
 use core::arch::x86_64::*;
 
-use super::Word;
-
+use crate::field::kernel_form::avx512_ifma::{LIMBS, MASK52, Modulus};
 use crate::field::{Field, Sealed};
-use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
 use crate::params::MAX_WIDTH;
+use crate::poseidon2::batch_cache::Word;
+use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
 use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
 /// States per vector group (one per 64-bit lane of a `__m512i`).
 const LANES: usize = 8;
-/// 52-bit limbs per element.
-const LIMBS: usize = 5;
 /// Groups processed interleaved.
 const GROUPS: usize = 2;
-const MASK52: u64 = (1 << 52) - 1;
 
 /// Whether this CPU runs the kernel (`std_detect` probes once and caches the answer).
 fn cpu_has_ifma() -> bool {
@@ -72,21 +69,10 @@ pub(super) fn supports<F: Field>() -> bool {
     cpu_has_ifma() && Modulus::of::<F>().is_some()
 }
 
-/// `F`'s modulus constants, if this CPU runs the kernel and `F` is a field it takes.
-pub(super) fn form<F: Field>() -> Option<Modulus> {
-    if cpu_has_ifma() { Modulus::of::<F>() } else { None }
-}
-
-/// The round constant `c` in kernel form: `c * 2^260 mod p`, canonical, in 52-bit limbs.
-pub(super) fn word<F: Field>(c: F) -> Word {
-    // ark holds `16 c` as `16 c * 2^256 = c * 2^260 (mod p)`, canonical.
-    let c16 = Field::doubled(Field::doubled(Field::doubled(Field::doubled(c))));
-    split52(c16.to_montgomery_256(Sealed(())).unwrap_or_default())
-}
-
 /// Runs every whole group of 8 states of `states` (flat, width `t`) through the kernel when the
-/// CPU allows it, with `F`'s `modulus` ([`form`]) and the round constants `rc` in kernel form
-/// ([`word`]), and returns the states left for the portable path.
+/// CPU allows it, with `F`'s `modulus` ([`Modulus::of`]) and the round constants `rc` in kernel
+/// form (`field::kernel_form::avx512_ifma::word`), and returns the states left for the portable
+/// path.
 pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     states: &'a mut [F],
     t: usize,
@@ -108,99 +94,6 @@ pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     // requirement of the `#[target_feature]` function.
     unsafe { permute_all::<F, D>(vector, t, &kernel) };
     rest
-}
-
-/// Splits a canonical 4 x 64-bit integer into five 52-bit limbs.
-fn split52(a: [u64; 4]) -> [u64; LIMBS] {
-    [
-        a[0] & MASK52,
-        ((a[0] >> 52) | (a[1] << 12)) & MASK52,
-        ((a[1] >> 40) | (a[2] << 24)) & MASK52,
-        ((a[2] >> 28) | (a[3] << 36)) & MASK52,
-        a[3] >> 16,
-    ]
-}
-
-/// The scalar constants the kernel derives from the modulus.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Modulus {
-    /// `p` in 52-bit limbs.
-    p: [u64; LIMBS],
-    /// `2^260 - p` in 52-bit limbs: adding `q (2^260 - p)` subtracts `q p` modulo `2^260`.
-    neg_p: [u64; LIMBS],
-    /// `-p^-1 mod 2^52`.
-    p_inv: u64,
-    /// `(2^208 / p) (1 - 2^-40)`: the top limb times this never exceeds the true quotient.
-    quotient_scale: f64,
-    /// `2^264 mod p`: multiplying ark's `x 2^256` by it gives `x 2^260`.
-    to_kernel: [u64; LIMBS],
-    /// `2^256 mod p`: multiplying `x 2^260` by it gives ark's `x 2^256`.
-    from_kernel: [u64; LIMBS],
-}
-
-impl Modulus {
-    /// The constants for `F`, or `None` if `F` is not a 4-limb Montgomery field with `R = 2^256`
-    /// and `2^250 <= p < 2^255` (the bounds in the module docs need these).
-    fn of<F: Field>() -> Option<Self> {
-        let p = F::MONTGOMERY_256_MODULUS?;
-        if p[0] & 1 == 0 || p[3] >> 63 != 0 || p[3] >> 58 == 0 {
-            return None;
-        }
-        // ark's ONE must be 2^256 mod p, i.e. elements really are x * 2^256 mod p.
-        let from_kernel = F::ONE_ELEMENT.to_montgomery_256(Sealed(()))?;
-        if from_kernel != pow2_256_mod(&p) {
-            return None;
-        }
-        // 256 * 2^256 = 2^264 (mod p), canonical.
-        let to_kernel = F::from_u64(256).to_montgomery_256(Sealed(()))?;
-
-        let p52 = split52(p);
-        let mut neg_p = [0; LIMBS];
-        let mut borrow = 0u64;
-        for (n, &limb) in neg_p.iter_mut().zip(&p52) {
-            *n = 0u64.wrapping_sub(limb).wrapping_sub(borrow) & MASK52;
-            borrow = u64::from(limb != 0 || borrow != 0);
-        }
-        // Newton's iteration doubles the correct low bits: 3 (any odd p0) -> 6 -> ... -> 96.
-        let mut inv = p[0];
-        for _ in 0..5 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
-        }
-        let p_float = p
-            .iter()
-            .rev()
-            .fold(0f64, |acc, &limb| acc * 2f64.powi(64) + limb as f64);
-        Some(Modulus {
-            p: p52,
-            neg_p,
-            p_inv: inv.wrapping_neg() & MASK52,
-            quotient_scale: 2f64.powi(208) / p_float * (1.0 - 2f64.powi(-40)),
-            to_kernel: split52(to_kernel),
-            from_kernel: split52(from_kernel),
-        })
-    }
-}
-
-/// `2^256 mod p` for `2^250 <= p < 2^256`, by subtracting `p` from `2^256` until below `p`.
-fn pow2_256_mod(p: &[u64; 4]) -> [u64; 4] {
-    let sub = |a: [u64; 4]| {
-        let mut out = [0; 4];
-        let mut borrow = false;
-        for i in 0..4 {
-            let (d, b1) = a[i].overflowing_sub(p[i]);
-            let (d, b2) = d.overflowing_sub(u64::from(borrow));
-            out[i] = d;
-            borrow = b1 || b2;
-        }
-        out
-    };
-    let below_p = |a: &[u64; 4]| a.iter().rev().lt(p.iter().rev());
-    // 0 - p wraps to 2^256 - p.
-    let mut r = sub([0; 4]);
-    while !below_p(&r) {
-        r = sub(r);
-    }
-    r
 }
 
 /// One batch call's constants, borrowed from the permutation's batch cache: the modulus data

@@ -1,7 +1,7 @@
 //! Batch permutation backends, and the one place that chooses between them.
 //!
-//! - **portable**: the scalar round driver ([`crate::poseidon2::permutation::permute`]) in a loop. Always
-//!   compiled; the only path under `no_std`, Miri, on non-x86_64 targets and with
+//! - **portable**: the scalar round driver ([`crate::poseidon2::permutation::permute`]) in a
+//!   loop. Always compiled; the only path under `no_std`, Miri, on non-x86_64 targets and with
 //!   `RUSTFLAGS="--cfg fast_poseidon2_force_portable"`; the oracle every other backend is tested
 //!   against; and the path for the leftover states a vector backend does not take.
 //! - **AVX-512 IFMA** ([`avx512_ifma`], x86_64 with `std`): 8 states per vector group, 52-bit
@@ -20,15 +20,26 @@
 //! the CPU once and caches the answer. Each permutation value keeps what its batches need in a
 //! [`BatchCache`], filled on its first batch call: the backend chosen for its field on this CPU,
 //! the field's kernel data (e.g. the AVX-512 IFMA modulus constants) and its round constants in
-//! the kernel's form, in fixed-size arrays inside [`crate::poseidon2::ct::Poseidon2Ct`] ([`CtTables`], no
-//! heap) and in `Vec`s inside [`crate::Poseidon2`] ([`VecTables`], allocated once). Later batch
-//! calls redo no detection and no conversion, and allocate nothing.
+//! the kernel's form, in fixed-size arrays for [`crate::poseidon2::ct::Poseidon2Ct`] (`CtTables`,
+//! on the stack of each batch call, no heap) and in `Vec`s inside [`crate::Poseidon2`]
+//! (`VecTables`, allocated once). Later batch calls redo no detection and no conversion, and
+//! allocate nothing.
+//!
+//! This is the top layer (`field` -> `params` -> `poseidon2` -> `modes` -> `simd`): the data it
+//! reads is defined below it, the cache types and [`BatchBackend`] in `poseidon2::batch_cache`
+//! and each field's kernel data and constant conversions in `field::kernel_form`; what detects,
+//! fills and runs lives here: [`batch_backend`], `runs`, filling and reading the cache
+//! (`BatchCache::batch`, `batch_on`), the kernels, and in [`permutations`] the binding of both
+//! permutation types to them (their `modes::BatchPermutation` impls and the rayon split).
 //!
 //! This module and its children, and `field::mulx_adx`, are the only code of the crate allowed
 //! to use `unsafe`: here the call into a `#[target_feature]` kernel after detection and the
 //! vector instructions, there the MULX/ADX inline assembly, each with a `// SAFETY:` comment.
 
 use crate::field::Field;
+use crate::poseidon2::batch_cache::{Batch, BatchBackend, BatchCache, Tables};
+#[cfg(fast_poseidon2_simd)]
+use crate::poseidon2::batch_cache::{Kernel, Prepared};
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::{RoundConstants, permute};
 
@@ -49,35 +60,7 @@ simd_only! { items:
     mod avx512_ifma;
     mod goldilocks;
 }
-
-/// The code path that runs a batch permutation (see [`batch_backend`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BatchBackend {
-    /// The scalar permutation, one state at a time.
-    Portable,
-    /// AVX-512 IFMA, 8 states per vector group (BN254, BLS12-381 and other 4-limb Montgomery
-    /// fields with `2^250 <= p < 2^255`).
-    Avx512Ifma,
-    /// AVX-512F, 8 states per vector group (Goldilocks: `GoldilocksFast` and ark's
-    /// `Goldilocks`).
-    Avx512,
-    /// AVX2, 4 states per vector group (Goldilocks, on CPUs without AVX-512F).
-    Avx2,
-}
-
-impl BatchBackend {
-    /// The states of one vector group: the fewest a batch needs to reach the kernel
-    /// (`usize::MAX` for the portable path, which has none).
-    #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
-    const fn group_states(self) -> usize {
-        match self {
-            BatchBackend::Portable => usize::MAX,
-            BatchBackend::Avx512Ifma | BatchBackend::Avx512 => 8,
-            BatchBackend::Avx2 => 4,
-        }
-    }
-}
+mod permutations;
 
 /// The backend `permute_batch` uses for the field `F` on this CPU and build.
 ///
@@ -96,6 +79,7 @@ pub fn batch_backend<F: Field>() -> BatchBackend {
 }
 
 /// Whether `backend` runs batches of `F` on this CPU and build (the portable path always does).
+#[cfg_attr(not(fast_poseidon2_simd), allow(clippy::extra_unused_type_parameters))]
 pub(crate) fn runs<F: Field>(backend: BatchBackend) -> bool {
     simd_only! { statements:
         match backend {
@@ -107,167 +91,8 @@ pub(crate) fn runs<F: Field>(backend: BatchBackend) -> bool {
     backend == BatchBackend::Portable
 }
 
-/// A round constant in a kernel's form: for AVX-512 IFMA the five 52-bit limbs of
-/// `c * 2^260 mod p`, canonical; for the Goldilocks kernels `[v, v >> 32, 0, 0, 0]` with `v` the
-/// canonical plain value.
-pub(crate) type Word = [u64; 5];
-
-/// A field's data for its kernel family, derived once (see [`BatchCache`]).
-#[derive(Clone, Copy, Debug)]
-enum Kernel {
-    #[cfg(fast_poseidon2_simd)]
-    /// The AVX-512 IFMA modulus constants.
-    Ifma(avx512_ifma::Modulus),
-    #[cfg(fast_poseidon2_simd)]
-    /// How the field stores Goldilocks elements (AVX-512F and AVX2 kernels).
-    Goldilocks(goldilocks::Form),
-}
-
-impl Kernel {
-    /// `F`'s kernel data, if a kernel of its family runs on this CPU and build.
-    fn of<F: Field>() -> Option<Self> {
-        simd_only! { statements:
-            if let Some(modulus) = avx512_ifma::form::<F>() {
-                return Some(Kernel::Ifma(modulus));
-            };
-            if let Some(form) = goldilocks::form::<F>() {
-                return Some(Kernel::Goldilocks(form));
-            };
-        }
-        None
-    }
-
-    /// The round constant `c` of `F` in this kernel's form.
-    #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
-    fn word<F: Field>(&self, c: F) -> Word {
-        match *self {
-            #[cfg(fast_poseidon2_simd)]
-            Kernel::Ifma(_) => avx512_ifma::word(c),
-            #[cfg(fast_poseidon2_simd)]
-            Kernel::Goldilocks(ref form) => goldilocks::word(form, c),
-        }
-    }
-}
-
-/// Where a permutation keeps its kernel-form round constants (see [`BatchCache`]).
-pub(crate) trait Tables: Sized {
-    /// The tables of `rc` converted by `word`; `rc` has the implementor's shape.
-    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self;
-    /// The tables in the layout of [`RoundConstants`].
-    fn view(&self) -> RoundConstants<'_, Word>;
-}
-
-/// The kernel-form constants of a `Poseidon2Ct<_, T, RF, RP, _>`: fixed-size arrays, no heap.
-#[derive(Clone, Copy)]
-#[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
-pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
-    external: [[Word; T]; RF],
-    internal: [Word; RP],
-    diag_m1: [Word; T],
-}
-
-impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF, RP> {
-    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
-        CtTables {
-            external: core::array::from_fn(|r| {
-                core::array::from_fn(|i| word(rc.external[r * T + i]))
-            }),
-            internal: core::array::from_fn(|r| word(rc.internal[r])),
-            diag_m1: core::array::from_fn(|i| word(rc.diag_m1[i])),
-        }
-    }
-    fn view(&self) -> RoundConstants<'_, Word> {
-        RoundConstants {
-            external: self.external.as_flattened(),
-            internal: &self.internal,
-            diag_m1: &self.diag_m1,
-        }
-    }
-}
-
-/// The kernel-form constants of a `Poseidon2`: one `Vec` per table, allocated once.
-#[cfg(feature = "alloc")]
-#[derive(Clone)]
-#[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
-pub(crate) struct VecTables {
-    external: alloc::vec::Vec<Word>,
-    internal: alloc::vec::Vec<Word>,
-    diag_m1: alloc::vec::Vec<Word>,
-}
-
-#[cfg(feature = "alloc")]
-impl Tables for VecTables {
-    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
-        let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
-        VecTables {
-            external: convert(rc.external),
-            internal: convert(rc.internal),
-            diag_m1: convert(rc.diag_m1),
-        }
-    }
-    fn view(&self) -> RoundConstants<'_, Word> {
-        RoundConstants {
-            external: &self.external,
-            internal: &self.internal,
-            diag_m1: &self.diag_m1,
-        }
-    }
-}
-
-/// What one permutation's batches need, computed on its first batch call.
-#[derive(Clone)]
-#[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
-struct Prepared<S> {
-    /// [`batch_backend`] for the field.
-    best: BatchBackend,
-    /// The field's kernel data and the round constants in its form, if a kernel of the field's
-    /// family runs here.
-    kernel: Option<(Kernel, S)>,
-}
-
-/// A permutation value's batch cache: the dispatcher's choice, the field's kernel data and the
-/// kernel-form round constants, built once on the first batch call (a `std::sync::OnceLock`,
-/// where SIMD backends exist; elsewhere an empty type and every batch runs portable).
-///
-/// It is not part of the permutation's value: `==` ignores it (always equal), `Debug` leaves it
-/// out, and `Clone` starts it empty. [`crate::Poseidon2`] keeps one in the value;
-/// [`crate::poseidon2::ct::Poseidon2Ct`], a plain `const`-able value, makes one on the stack per batch call.
-pub(crate) struct BatchCache<S> {
-    #[cfg(fast_poseidon2_simd)]
-    cell: std::sync::OnceLock<Prepared<S>>,
-    tables: core::marker::PhantomData<fn() -> S>,
-}
-
-impl<S: Clone> Clone for BatchCache<S> {
-    fn clone(&self) -> Self {
-        BatchCache {
-            #[cfg(fast_poseidon2_simd)]
-            cell: self.cell.clone(),
-            tables: core::marker::PhantomData,
-        }
-    }
-}
-
-/// One batch call's view of a permutation: its scalar constants (the portable path), and the
-/// backend to run with the cached kernel data and kernel-form constants.
-#[derive(Clone, Copy)]
-pub(crate) struct Batch<'a, F> {
-    rc: RoundConstants<'a, F>,
-    backend: BatchBackend,
-    #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
-    kernel: Option<(&'a Kernel, RoundConstants<'a, Word>)>,
-}
-
+/// Filling and reading the cache (the type, data only, is `poseidon2::batch_cache`'s).
 impl<S: Tables> BatchCache<S> {
-    /// An empty cache.
-    pub(crate) const fn new() -> Self {
-        BatchCache {
-            #[cfg(fast_poseidon2_simd)]
-            cell: std::sync::OnceLock::new(),
-            tables: core::marker::PhantomData,
-        }
-    }
-
     /// The view of a batch of `states` states on [`batch_backend`]'s choice for `F`; `rc` are
     /// the permutation's constants (the same on every call: the cache is built from the first
     /// call's). The cache is filled by the first call whose batch fills one vector group of the

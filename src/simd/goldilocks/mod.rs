@@ -64,20 +64,23 @@
 //! [`LinearOps`]: the external layer with the exact additions of [`Halves`], the fixed internal
 //! matrices with the lazy [`add`]. Round constants are converted once per permutation value
 //! (its batch cache, see `crate::simd`) to canonical plain values and their high halves
-//! ([`word`]), and broadcast from memory where they are used (a [`Constant`], shared by the
-//! groups). A field stored as `x r` (`r` = its [`GOLDILOCKS_FACTOR`]) is
-//! multiplied by `r^-1` on load and by `r` on store.
+//! (`field::kernel_form::goldilocks::word`), and broadcast from memory where they are used (a
+//! [`Constant`], shared by the groups). A field stored as `x r` (`r` = its
+//! [`GOLDILOCKS_FACTOR`]; its [`Form`]) is multiplied by `r^-1` on load and by `r` on store.
 //!
 //! [`GOLDILOCKS_FACTOR`]: crate::field::Representation::GOLDILOCKS_FACTOR
 
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
-use super::{BatchBackend, Word};
-use crate::field::{Field, PrimeField, Sealed, SboxOps, sbox_chain};
-use crate::field::goldilocks::{GoldilocksFast, MODULUS};
-use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed};
+use crate::field::goldilocks::MODULUS;
+use crate::field::kernel_form::goldilocks::Form;
+use crate::field::{Field, Sealed, SboxOps, sbox_chain};
 use crate::params::MAX_WIDTH;
+use crate::poseidon2::batch_cache::{BatchBackend, Word};
+use crate::poseidon2::linear::{
+    DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed,
+};
 use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
 mod avx2;
@@ -454,8 +457,9 @@ struct Constant<V> {
 }
 
 impl<V: Lanes> Constant<V> {
-    /// The cached kernel-form constant `word` (`[value, value >> 32, ..]`, see [`word`]) in
-    /// every lane; `like` is any register of the type (proof of the ISA).
+    /// The cached kernel-form constant `word` (`[value, value >> 32, ..]`, see
+    /// `kernel_form::goldilocks::word`) in every lane; `like` is any register of the type (proof
+    /// of the ISA).
     #[inline(always)]
     fn broadcast(like: V, word: &Word) -> Self {
         Constant {
@@ -544,51 +548,6 @@ impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
     }
 }
 
-/// How a field stores Goldilocks elements: `x` as a `u64` congruent to `x r`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Form {
-    r: u64,
-    /// `r^-1`, or `None` for plain fields (`r = 1`), which skip the conversion products.
-    r_inv: Option<GoldilocksFast>,
-}
-
-impl Form {
-    /// `F`'s form, or `None` if `F` is not Goldilocks in a form the kernel reads (the hook's
-    /// claim is checked: `ONE` must be stored as `r`, and `r` must be invertible).
-    fn of<F: Field>() -> Option<Self> {
-        let r = GoldilocksFast::new(F::GOLDILOCKS_FACTOR?);
-        let one = GoldilocksFast::new(F::ONE_ELEMENT.to_goldilocks_word(Sealed(()))?);
-        (r == one && r != GoldilocksFast::ZERO_ELEMENT).then(|| Form {
-            r: r.to_canonical_u64(),
-            r_inv: (r != GoldilocksFast::ONE_ELEMENT).then(|| r.inverted()).flatten(),
-        })
-    }
-
-    /// The canonical plain value of the stored word `word` (`word r^-1`).
-    fn plain(&self, word: u64) -> u64 {
-        let word = GoldilocksFast::new(word);
-        self.r_inv
-            .map_or(word, |r_inv| Field::mul(word, r_inv))
-            .to_canonical_u64()
-    }
-}
-
-/// `F`'s form, if `F` is Goldilocks in a form the kernels read and this CPU runs one of them.
-pub(super) fn form<F: Field>() -> Option<Form> {
-    if Avx512::detect().is_some() || Avx2::detect().is_some() {
-        Form::of::<F>()
-    } else {
-        None
-    }
-}
-
-/// The round constant `c` of a field stored in `form`, in kernel form: `[v, v >> 32, 0, 0, 0]`
-/// with `v` its canonical plain value.
-pub(super) fn word<F: Field>(form: &Form, c: F) -> Word {
-    let value = form.plain(c.to_goldilocks_word(Sealed(())).unwrap_or(0));
-    [value, value >> 32, 0, 0, 0]
-}
-
 /// The backend to use for `F` on this CPU: AVX-512F if present, else AVX2; `None` if `F` is
 /// not Goldilocks or the CPU has neither.
 pub(super) fn best<F: Field>() -> Option<BatchBackend> {
@@ -611,8 +570,8 @@ pub(super) fn runs<F: Field>(backend: BatchBackend) -> bool {
 }
 
 /// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it runs here,
-/// for a field stored in `form` ([`form`]) with the round constants `rc` in kernel form
-/// ([`word`]), and returns the states left for the portable path.
+/// for a field stored in `form` ([`Form::of`]) with the round constants `rc` in kernel form
+/// (`field::kernel_form::goldilocks::word`), and returns the states left for the portable path.
 pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     states: &'a mut [F],
     t: usize,
@@ -651,9 +610,9 @@ pub(super) struct Job<'a> {
     form: Form,
 }
 
-/// One batch call's constants: the round constants (canonical plain values, [`word`]) in the
-/// layout of [`RoundConstants`], borrowed from the permutation's batch cache, and the
-/// load/store factors `r^-1` and `r` in registers.
+/// One batch call's constants: the round constants (canonical plain values,
+/// `kernel_form::goldilocks::word`) in the layout of [`RoundConstants`], borrowed from the
+/// permutation's batch cache, and the load/store factors `r^-1` and `r` in registers.
 struct Kernel<'a, V> {
     rc: RoundConstants<'a, Word>,
     /// `None` for plain fields (`r = 1`), else `(r^-1, r)`.

@@ -1,0 +1,162 @@
+//! What the SIMD batch kernels read of a field, derived from its [`super::Representation`]
+//! hooks: per kernel family, the field's data (the AVX-512 IFMA [`avx512_ifma::Modulus`], the
+//! Goldilocks [`goldilocks::Form`]) and the conversion of a round constant to the kernel's form
+//! (`word`). Plain integer arithmetic, no `unsafe` and no CPU detection: the kernels themselves,
+//! and the choice of one, are in `crate::simd`.
+
+/// The AVX-512 IFMA kernel's form: five 52-bit limbs of `x * 2^260 mod p`, for 4-limb Montgomery
+/// fields with `2^250 <= p < 2^255` (BN254, BLS12-381).
+pub(crate) mod avx512_ifma {
+    use crate::field::{Field, Sealed};
+
+    /// 52-bit limbs per element.
+    pub(crate) const LIMBS: usize = 5;
+    /// The low 52 bits.
+    pub(crate) const MASK52: u64 = (1 << 52) - 1;
+
+    /// The round constant `c` in kernel form: `c * 2^260 mod p`, canonical, in 52-bit limbs.
+    pub(crate) fn word<F: Field>(c: F) -> [u64; LIMBS] {
+        // ark holds `16 c` as `16 c * 2^256 = c * 2^260 (mod p)`, canonical.
+        let c16 = Field::doubled(Field::doubled(Field::doubled(Field::doubled(c))));
+        split52(c16.to_montgomery_256(Sealed(())).unwrap_or_default())
+    }
+
+    /// Splits a canonical 4 x 64-bit integer into five 52-bit limbs.
+    fn split52(a: [u64; 4]) -> [u64; LIMBS] {
+        [
+            a[0] & MASK52,
+            ((a[0] >> 52) | (a[1] << 12)) & MASK52,
+            ((a[1] >> 40) | (a[2] << 24)) & MASK52,
+            ((a[2] >> 28) | (a[3] << 36)) & MASK52,
+            a[3] >> 16,
+        ]
+    }
+
+    /// The scalar constants the kernel derives from the modulus.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Modulus {
+        /// `p` in 52-bit limbs.
+        pub(crate) p: [u64; LIMBS],
+        /// `2^260 - p` in 52-bit limbs: adding `q (2^260 - p)` subtracts `q p` modulo `2^260`.
+        pub(crate) neg_p: [u64; LIMBS],
+        /// `-p^-1 mod 2^52`.
+        pub(crate) p_inv: u64,
+        /// `(2^208 / p) (1 - 2^-40)`: the top limb times this never exceeds the true quotient.
+        pub(crate) quotient_scale: f64,
+        /// `2^264 mod p`: multiplying ark's `x 2^256` by it gives `x 2^260`.
+        pub(crate) to_kernel: [u64; LIMBS],
+        /// `2^256 mod p`: multiplying `x 2^260` by it gives ark's `x 2^256`.
+        pub(crate) from_kernel: [u64; LIMBS],
+    }
+
+    impl Modulus {
+        /// The constants for `F`, or `None` if `F` is not a 4-limb Montgomery field with
+        /// `R = 2^256` and `2^250 <= p < 2^255` (the kernel's bounds need these).
+        pub(crate) fn of<F: Field>() -> Option<Self> {
+            let p = F::MONTGOMERY_256_MODULUS?;
+            if p[0] & 1 == 0 || p[3] >> 63 != 0 || p[3] >> 58 == 0 {
+                return None;
+            }
+            // ark's ONE must be 2^256 mod p, i.e. elements really are x * 2^256 mod p.
+            let from_kernel = F::ONE_ELEMENT.to_montgomery_256(Sealed(()))?;
+            if from_kernel != pow2_256_mod(&p) {
+                return None;
+            }
+            // 256 * 2^256 = 2^264 (mod p), canonical.
+            let to_kernel = F::from_u64(256).to_montgomery_256(Sealed(()))?;
+
+            let p52 = split52(p);
+            let mut neg_p = [0; LIMBS];
+            let mut borrow = 0u64;
+            for (n, &limb) in neg_p.iter_mut().zip(&p52) {
+                *n = 0u64.wrapping_sub(limb).wrapping_sub(borrow) & MASK52;
+                borrow = u64::from(limb != 0 || borrow != 0);
+            }
+            // Newton's iteration doubles the correct low bits: 3 (any odd p0) -> 6 -> ... -> 96.
+            let mut inv = p[0];
+            for _ in 0..5 {
+                inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
+            }
+            let p_float = p
+                .iter()
+                .rev()
+                .fold(0f64, |acc, &limb| acc * 2f64.powi(64) + limb as f64);
+            Some(Modulus {
+                p: p52,
+                neg_p,
+                p_inv: inv.wrapping_neg() & MASK52,
+                quotient_scale: 2f64.powi(208) / p_float * (1.0 - 2f64.powi(-40)),
+                to_kernel: split52(to_kernel),
+                from_kernel: split52(from_kernel),
+            })
+        }
+    }
+
+    /// `2^256 mod p` for `2^250 <= p < 2^256`, by subtracting `p` from `2^256` until below `p`.
+    fn pow2_256_mod(p: &[u64; 4]) -> [u64; 4] {
+        let sub = |a: [u64; 4]| {
+            let mut out = [0; 4];
+            let mut borrow = false;
+            for i in 0..4 {
+                let (d, b1) = a[i].overflowing_sub(p[i]);
+                let (d, b2) = d.overflowing_sub(u64::from(borrow));
+                out[i] = d;
+                borrow = b1 || b2;
+            }
+            out
+        };
+        let below_p = |a: &[u64; 4]| a.iter().rev().lt(p.iter().rev());
+        // 0 - p wraps to 2^256 - p.
+        let mut r = sub([0; 4]);
+        while !below_p(&r) {
+            r = sub(r);
+        }
+        r
+    }
+}
+
+/// The Goldilocks kernels' form (AVX-512F and AVX2): one `u64` per element, round constants as
+/// canonical plain values.
+pub(crate) mod goldilocks {
+    use crate::field::goldilocks::GoldilocksFast;
+    use crate::field::{Field, PrimeField, Sealed};
+
+    /// How a field stores Goldilocks elements: `x` as a `u64` congruent to `x r`.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Form {
+        /// `r`, canonical.
+        pub(crate) r: u64,
+        /// `r^-1`, or `None` for plain fields (`r = 1`), which skip the conversion products.
+        pub(crate) r_inv: Option<GoldilocksFast>,
+    }
+
+    impl Form {
+        /// `F`'s form, or `None` if `F` is not Goldilocks in a form the kernels read (the
+        /// hook's claim is checked: `ONE` must be stored as `r`, and `r` must be invertible).
+        pub(crate) fn of<F: Field>() -> Option<Self> {
+            let r = GoldilocksFast::new(F::GOLDILOCKS_FACTOR?);
+            let one = GoldilocksFast::new(F::ONE_ELEMENT.to_goldilocks_word(Sealed(()))?);
+            (r == one && r != GoldilocksFast::ZERO_ELEMENT).then(|| Form {
+                r: r.to_canonical_u64(),
+                r_inv: (r != GoldilocksFast::ONE_ELEMENT)
+                    .then(|| r.inverted())
+                    .flatten(),
+            })
+        }
+
+        /// The canonical plain value of the stored word `word` (`word r^-1`).
+        fn plain(&self, word: u64) -> u64 {
+            let word = GoldilocksFast::new(word);
+            self.r_inv
+                .map_or(word, |r_inv| Field::mul(word, r_inv))
+                .to_canonical_u64()
+        }
+    }
+
+    /// The round constant `c` of a field stored in `form`, in kernel form:
+    /// `[v, v >> 32, 0, 0, 0]` with `v` its canonical plain value.
+    pub(crate) fn word<F: Field>(form: &Form, c: F) -> [u64; 5] {
+        let value = form.plain(c.to_goldilocks_word(Sealed(())).unwrap_or(0));
+        [value, value >> 32, 0, 0, 0]
+    }
+}

@@ -1,0 +1,204 @@
+//! What a permutation value keeps for its batches: the [`BatchBackend`] names, and the
+//! [`BatchCache`] with the backend chosen for the field, the field's kernel data and the round
+//! constants in the kernel's form ([`CtTables`] on the stack of a `Poseidon2Ct` batch call,
+//! [`VecTables`] inside a `Poseidon2`). Data only: the CPU detection, the code that fills and
+//! reads the cache and the kernels are in `crate::simd`.
+
+use crate::field::Field;
+#[cfg(fast_poseidon2_simd)]
+use crate::field::kernel_form;
+use crate::poseidon2::permutation::RoundConstants;
+
+/// The code path that runs a batch permutation (see [`crate::batch_backend`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BatchBackend {
+    /// The scalar permutation, one state at a time.
+    Portable,
+    /// AVX-512 IFMA, 8 states per vector group (BN254, BLS12-381 and other 4-limb Montgomery
+    /// fields with `2^250 <= p < 2^255`).
+    Avx512Ifma,
+    /// AVX-512F, 8 states per vector group (Goldilocks: `GoldilocksFast` and ark's
+    /// `Goldilocks`).
+    Avx512,
+    /// AVX2, 4 states per vector group (Goldilocks, on CPUs without AVX-512F).
+    Avx2,
+}
+
+impl BatchBackend {
+    /// The states of one vector group: the fewest a batch needs to reach the kernel
+    /// (`usize::MAX` for the portable path, which has none).
+    pub(crate) const fn group_states(self) -> usize {
+        match self {
+            BatchBackend::Portable => usize::MAX,
+            BatchBackend::Avx512Ifma | BatchBackend::Avx512 => 8,
+            BatchBackend::Avx2 => 4,
+        }
+    }
+}
+
+/// A round constant in a kernel's form: for AVX-512 IFMA the five 52-bit limbs of
+/// `c * 2^260 mod p`, canonical; for the Goldilocks kernels `[v, v >> 32, 0, 0, 0]` with `v` the
+/// canonical plain value.
+pub(crate) type Word = [u64; 5];
+
+/// A field's data for its kernel family, derived once (see [`BatchCache`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Kernel {
+    #[cfg(fast_poseidon2_simd)]
+    /// The AVX-512 IFMA modulus constants.
+    Ifma(kernel_form::avx512_ifma::Modulus),
+    #[cfg(fast_poseidon2_simd)]
+    /// How the field stores Goldilocks elements (AVX-512F and AVX2 kernels).
+    Goldilocks(kernel_form::goldilocks::Form),
+}
+
+impl Kernel {
+    /// `F`'s kernel data, if `F`'s representation is one a kernel family reads. Whether the CPU
+    /// runs that family is not asked here: the cache is filled only for a backend that runs `F`
+    /// (chosen by [`crate::batch_backend`] or checked by `simd::runs`).
+    #[cfg_attr(not(fast_poseidon2_simd), allow(clippy::extra_unused_type_parameters))]
+    pub(crate) fn of<F: Field>() -> Option<Self> {
+        #[cfg(fast_poseidon2_simd)]
+        {
+            if let Some(modulus) = kernel_form::avx512_ifma::Modulus::of::<F>() {
+                return Some(Kernel::Ifma(modulus));
+            }
+            if let Some(form) = kernel_form::goldilocks::Form::of::<F>() {
+                return Some(Kernel::Goldilocks(form));
+            }
+        }
+        None
+    }
+
+    /// The round constant `c` of `F` in this kernel's form.
+    pub(crate) fn word<F: Field>(&self, c: F) -> Word {
+        match *self {
+            #[cfg(fast_poseidon2_simd)]
+            Kernel::Ifma(_) => kernel_form::avx512_ifma::word(c),
+            #[cfg(fast_poseidon2_simd)]
+            Kernel::Goldilocks(ref form) => kernel_form::goldilocks::word(form, c),
+        }
+    }
+}
+
+/// Where a permutation keeps its kernel-form round constants (see [`BatchCache`]).
+pub(crate) trait Tables: Sized {
+    /// The tables of `rc` converted by `word`; `rc` has the implementor's shape.
+    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self;
+    /// The tables in the layout of [`RoundConstants`].
+    fn view(&self) -> RoundConstants<'_, Word>;
+}
+
+/// The kernel-form constants of a `Poseidon2Ct<_, T, RF, RP, _>`: fixed-size arrays, no heap.
+#[derive(Clone, Copy)]
+pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
+    external: [[Word; T]; RF],
+    internal: [Word; RP],
+    diag_m1: [Word; T],
+}
+
+impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF, RP> {
+    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
+        CtTables {
+            external: core::array::from_fn(|r| {
+                core::array::from_fn(|i| word(rc.external[r * T + i]))
+            }),
+            internal: core::array::from_fn(|r| word(rc.internal[r])),
+            diag_m1: core::array::from_fn(|i| word(rc.diag_m1[i])),
+        }
+    }
+    fn view(&self) -> RoundConstants<'_, Word> {
+        RoundConstants {
+            external: self.external.as_flattened(),
+            internal: &self.internal,
+            diag_m1: &self.diag_m1,
+        }
+    }
+}
+
+/// The kernel-form constants of a `Poseidon2`: one `Vec` per table, allocated once.
+#[cfg(feature = "alloc")]
+#[derive(Clone)]
+pub(crate) struct VecTables {
+    external: alloc::vec::Vec<Word>,
+    internal: alloc::vec::Vec<Word>,
+    diag_m1: alloc::vec::Vec<Word>,
+}
+
+#[cfg(feature = "alloc")]
+impl Tables for VecTables {
+    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
+        let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
+        VecTables {
+            external: convert(rc.external),
+            internal: convert(rc.internal),
+            diag_m1: convert(rc.diag_m1),
+        }
+    }
+    fn view(&self) -> RoundConstants<'_, Word> {
+        RoundConstants {
+            external: &self.external,
+            internal: &self.internal,
+            diag_m1: &self.diag_m1,
+        }
+    }
+}
+
+/// What one permutation's batches need, computed on its first batch call.
+#[derive(Clone)]
+pub(crate) struct Prepared<S> {
+    /// [`crate::batch_backend`] for the field.
+    pub(crate) best: BatchBackend,
+    /// The field's kernel data and the round constants in its form, if a kernel of the field's
+    /// family runs here.
+    pub(crate) kernel: Option<(Kernel, S)>,
+}
+
+/// A permutation value's batch cache: the dispatcher's choice, the field's kernel data and the
+/// kernel-form round constants, built once on the first batch call (a `std::sync::OnceLock`,
+/// where SIMD backends exist; elsewhere an empty type and every batch runs portable). Filled and
+/// read by `crate::simd` (`BatchCache::batch`, `batch_on`).
+///
+/// It is not part of the permutation's value: `==` ignores it (always equal), `Debug` leaves it
+/// out, and `Clone` copies what it holds (the choice and the converted constants stay valid). [`crate::Poseidon2`] keeps one in the value;
+/// [`crate::poseidon2::ct::Poseidon2Ct`], a plain `const`-able value, makes one on the stack per
+/// batch call.
+pub(crate) struct BatchCache<S> {
+    #[cfg(fast_poseidon2_simd)]
+    pub(crate) cell: std::sync::OnceLock<Prepared<S>>,
+    tables: core::marker::PhantomData<fn() -> S>,
+}
+
+impl<S: Clone> Clone for BatchCache<S> {
+    fn clone(&self) -> Self {
+        BatchCache {
+            #[cfg(fast_poseidon2_simd)]
+            cell: self.cell.clone(),
+            tables: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<S: Tables> BatchCache<S> {
+    /// An empty cache.
+    pub(crate) const fn new() -> Self {
+        BatchCache {
+            #[cfg(fast_poseidon2_simd)]
+            cell: std::sync::OnceLock::new(),
+            tables: core::marker::PhantomData,
+        }
+    }
+}
+
+/// One batch call's view of a permutation: its scalar constants (the portable path), and the
+/// backend to run with the cached kernel data and kernel-form constants.
+#[derive(Clone, Copy)]
+pub(crate) struct Batch<'a, F> {
+    /// The scalar round constants.
+    pub(crate) rc: RoundConstants<'a, F>,
+    /// The backend to run.
+    pub(crate) backend: BatchBackend,
+    /// The kernel data and kernel-form constants, if the batch reaches a kernel.
+    pub(crate) kernel: Option<(&'a Kernel, RoundConstants<'a, Word>)>,
+}
