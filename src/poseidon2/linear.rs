@@ -43,8 +43,11 @@ use ark_ff::{Fp, MontBackend, MontConfig};
 pub trait LinearOps: Copy {
     /// `self + rhs` (a backend may leave the result lazily reduced).
     fn linear_add(self, rhs: Self) -> Self;
-    /// `2 * self`.
-    fn linear_double(self) -> Self;
+    /// `2 * self`; the default is `self + self`.
+    #[inline(always)]
+    fn linear_double(self) -> Self {
+        self.linear_add(self)
+    }
 }
 
 /// Unreduced 128-bit lanes: a field with a wide accumulator (Goldilocks) runs the external layer

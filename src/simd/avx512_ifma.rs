@@ -140,10 +140,6 @@ impl LinearOps for Fe {
         }
         out
     }
-    #[inline(always)]
-    fn linear_double(self) -> Self {
-        self.linear_add(self)
-    }
 }
 
 /// The modulus constants broadcast to all lanes.
@@ -367,10 +363,6 @@ impl<const G: usize> LinearOps for Packed<'_, G> {
             *x = x.linear_add(y);
         }
         self
-    }
-    #[inline(always)]
-    fn linear_double(self) -> Self {
-        self.linear_add(self)
     }
 }
 

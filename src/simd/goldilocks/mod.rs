@@ -402,10 +402,6 @@ impl<V: Lanes, const G: usize> LinearOps for Packed<V, G> {
         }
         self
     }
-    #[inline(always)]
-    fn linear_double(self) -> Self {
-        self.linear_add(self)
-    }
 }
 
 /// The low and the high 32-bit halves of words, added exactly as integers (no overflow below
@@ -417,10 +413,6 @@ impl<V: Lanes> LinearOps for Halves<V> {
     #[inline(always)]
     fn linear_add(self, rhs: Self) -> Self {
         Halves(self.0.add(rhs.0), self.1.add(rhs.1))
-    }
-    #[inline(always)]
-    fn linear_double(self) -> Self {
-        self.linear_add(self)
     }
 }
 
