@@ -1,10 +1,10 @@
 //! Helpers shared by the benches: seeded random inputs and robust timing.
 
-use cpu_time::ThreadTime;
 use fast_poseidon2::field::{MAX_FIELD_BYTES, PrimeField};
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
-use std::time::Duration;
+#[cfg(any(unix, windows))]
+use {cpu_time::ThreadTime, std::time::Duration};
 
 /// The RNG every bench draws its inputs from: seeded, so two runs time the same inputs.
 pub fn rng() -> StdRng {
@@ -33,6 +33,7 @@ pub fn random_elements<F: PrimeField>(rng: &mut impl RngCore, n: usize) -> Vec<F
 ///
 /// Time is this thread's CPU time, not wall time: on a machine shared with other jobs, time
 /// spent descheduled is not counted.
+#[cfg(any(unix, windows))]
 pub fn median_ns_per_item(
     samples: usize,
     min_sample: Duration,
