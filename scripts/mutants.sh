@@ -37,7 +37,7 @@ root=$(pwd)
 # sampling), so each waits out the timeout; three generations (254-bit fixed diagonal, 255-bit
 # and 31-bit drawn diagonals) keep it short. montgomery: the portable products run only in the
 # crate's unit tests (`lib`) on a CPU with MULX/ADX. simd: against the kernels' unit tests
-# (`backend::`), the dispatch tests (`batch_backend_is`) and the batch tests of four instances;
+# (`simd::`), the dispatch tests (`batch_backend_is`) and the batch tests of four instances;
 # the kernels are declared inside the `simd_only!` macro, which cargo-mutants does not expand,
 # so the scratch copy declares them with plain `#[cfg]` attributes (same condition) before the
 # run; not part of "every group".
@@ -52,7 +52,7 @@ groups=(
     "goldilocks|src/field/goldilocks/fast.rs|math|0||goldilocks_field::"
     "security|src/params/security/internal_matrix.rs src/params/security/round_numbers.rs|math|0||security::"
     "batch|src/modes/batch.rs src/simd/mod.rs src/simd/permutations.rs src/poseidon2/batch_cache.rs|equivalence|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
-    "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs src/field/kernel_form.rs|lib equivalence|0||backend:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8::"
+    "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs src/field/kernel_form.rs|lib equivalence|0||simd:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8::"
 )
 
 if [ "${1:-}" = "--list" ]; then
