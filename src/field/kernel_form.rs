@@ -7,7 +7,7 @@
 /// The AVX-512 IFMA kernel's form: five 52-bit limbs of `x * 2^260 mod p`, for 4-limb Montgomery
 /// fields with `2^250 <= p < 2^255` (BN254, BLS12-381).
 pub(crate) mod avx512_ifma {
-    use crate::field::{Field, Sealed};
+    use crate::field::{Field, Sealed, montgomery};
 
     /// 52-bit limbs per element.
     pub(crate) const LIMBS: usize = 5;
@@ -92,26 +92,17 @@ pub(crate) mod avx512_ifma {
         }
     }
 
-    /// `2^256 mod p` for `2^250 <= p < 2^256`, by subtracting `p` from `2^256` until below `p`.
+    /// `2^256 mod p` for `2^250 <= p < 2^256`, by subtracting `p` from `2^256` until below `p`
+    /// (the field layer's `montgomery::sub_p`, which reports the borrow that marks "below").
     fn pow2_256_mod(p: &[u64; 4]) -> [u64; 4] {
-        let sub = |a: [u64; 4]| {
-            let mut out = [0; 4];
-            let mut borrow = false;
-            for i in 0..4 {
-                let (d, b1) = a[i].overflowing_sub(p[i]);
-                let (d, b2) = d.overflowing_sub(u64::from(borrow));
-                out[i] = d;
-                borrow = b1 || b2;
-            }
-            out
-        };
-        let below_p = |a: &[u64; 4]| a.iter().rev().lt(p.iter().rev());
         // 0 - p wraps to 2^256 - p.
-        let mut r = sub([0; 4]);
-        while !below_p(&r) {
-            r = sub(r);
+        let mut r = montgomery::sub_p(&[0; 4], p).0;
+        loop {
+            match montgomery::sub_p(&r, p) {
+                (_, true) => return r,
+                (next, false) => r = next,
+            }
         }
-        r
     }
 }
 

@@ -44,7 +44,7 @@ pub(crate) struct Modulus {
 /// two `overflowing_sub`s per limb the SLP vectoriser moves the limbs through AVX-512 registers
 /// under `-C target-cpu=native`.
 #[inline(always)]
-fn sub_p<const N: usize>(x: &[u64; N], p: &[u64; N]) -> ([u64; N], bool) {
+pub(crate) fn sub_p<const N: usize>(x: &[u64; N], p: &[u64; N]) -> ([u64; N], bool) {
     let mut diff = [0u64; N];
     let mut borrow = 0;
     for i in 0..N {
