@@ -42,10 +42,10 @@ root=$(pwd)
 # so the scratch copy declares them with plain `#[cfg]` attributes (same condition) before the
 # run; not part of "every group".
 groups=(
-    "core|src/poseidon2/linear.rs src/poseidon2/permutation.rs src/field/mod.rs src/params/mod.rs|math|0||small_fields:: goldilocks_field::"
+    "core|src/poseidon2/linear.rs src/poseidon2/permutation.rs src/field/mod.rs src/field/representation.rs src/params/mod.rs|math|0||small_fields:: goldilocks_field::"
     "bytes|src/modes/bytes.rs src/error.rs|api|0||modes_bytes:: errors::"
     "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|api|0||modes_sponge:: modes_compress::"
-    "ct|src/poseidon2/ct.rs src/poseidon2/runtime.rs src/instances/raw.rs|known_answers api math|0||kat:: errors:: small_fields::"
+    "ct|src/poseidon2/ct.rs src/poseidon2/runtime.rs|known_answers api math|0||kat:: errors:: small_fields::"
     "grain|src/params/grain.rs|known_answers|0||reference_constants::bn254_t3_generation reference_constants::bls12_381_t4_generation reference_constants::babybear_t16"
     "ark|src/field/ark.rs|math|0||field_ark::"
     "montgomery|src/field/montgomery.rs src/field/mulx_adx.rs|lib math|0||tests:: field_ark::"
