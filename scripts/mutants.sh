@@ -122,8 +122,12 @@ run_group() {
     echo "== $name: $files against $tests ${filters:+(tests matching: $filters) }($(date -u +%H:%M:%S) UTC)"
     # The baseline (unmutated build and tests) must pass, or every mutant would look caught.
     # shellcheck disable=SC2086 # MUTANTS_ARGS is a list of extra cargo-mutants arguments.
-    (cd "$scratch" && cargo mutants --in-place ${MUTANTS_TIMEOUT:+--timeout "$MUTANTS_TIMEOUT"} \
-        --timeout-multiplier 4 --minimum-test-timeout 20 --build-timeout 900 ${MUTANTS_ARGS:-} "${args[@]}" --output "$out/$name") || true
+    # A fixed MUTANTS_TIMEOUT replaces the multiplier (cargo-mutants takes one or the other).
+    local timeout=(--timeout-multiplier 4)
+    if [ -n "${MUTANTS_TIMEOUT:-}" ]; then
+        timeout=(--timeout "$MUTANTS_TIMEOUT")
+    fi
+    (cd "$scratch" && cargo mutants --in-place "${timeout[@]}" --minimum-test-timeout 20 --build-timeout 900 ${MUTANTS_ARGS:-} "${args[@]}" --output "$out/$name") || true
     for k in caught missed timeout unviable; do
         printf '%s %s: %s\n' "$name" "$k" "$(cat "$out/$name/mutants.out/$k.txt" 2>/dev/null | wc -l)"
     done
