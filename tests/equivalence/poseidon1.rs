@@ -113,7 +113,7 @@ fn hash_equals_textbook_for_every_input_count() {
 
 #[test]
 fn hash_equals_light_poseidon_for_every_input_count_it_has() {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(2019_458);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2_019_458);
     for n in 1..=12 {
         let mut theirs = Poseidon::<Fr>::new_circom(n).unwrap();
         for _ in 0..16 {
