@@ -183,7 +183,7 @@ pub fn hash_with_domain_tag(tag: Fr, inputs: &[Fr]) -> Result<Fr, Error> {
 
 /// Hashes 1 to [`MAX_INPUTS`] 32-byte encodings of field elements, read in `endianness`, with
 /// [`hash`], and returns the hash's 32-byte encoding in the same endianness: light-poseidon
-/// >= 0.5 `hash_bytes_be` / `hash_bytes_le` and Solana's `sol_poseidon` (SIMD-0359 semantics).
+/// 0.5 or later `hash_bytes_be` / `hash_bytes_le` and Solana's `sol_poseidon` (SIMD-0359 semantics).
 /// Every input is exactly 32 bytes and encodes an integer `< p` (never reduced or masked);
 /// every length is checked before any byte is read (a 100 MB slice is rejected at once). No
 /// allocation.

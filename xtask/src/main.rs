@@ -372,7 +372,7 @@ fn render_circom_registry() -> String {
     for (t, rp) in (2..).zip(CIRCOM_ROUNDS_P) {
         writeln!(
             out,
-            "        #[cfg(feature = \"bn254\")]\n        $m!(circom_t{t}, {t}, {rp}, fast_poseidon2::instances::circom_bn254::ct::T{t}, fast_poseidon2::instances::circom_bn254::poseidon1_t{t}());"
+            "        #[cfg(feature = \"bn254\")]\n        $m!(\n            circom_t{t},\n            {t},\n            {rp},\n            fast_poseidon2::instances::circom_bn254::ct::T{t},\n            fast_poseidon2::instances::circom_bn254::poseidon1_t{t}()\n        );"
         )
         .unwrap();
     }
