@@ -30,10 +30,17 @@ fn model(endianness: Endianness, inputs: &[Vec<u8>]) -> Result<[u8; 32], Error> 
         return Err(Error::EmptyInput);
     }
     if inputs.len() > 16 {
-        return Err(Error::TooManyInputs { got: inputs.len(), max: 16 });
+        return Err(Error::TooManyInputs {
+            got: inputs.len(),
+            max: 16,
+        });
     }
     if let Some(index) = inputs.iter().position(|x| x.len() != 32) {
-        return Err(Error::InvalidInputLength { index, len: inputs[index].len(), expected: 32 });
+        return Err(Error::InvalidInputLength {
+            index,
+            len: inputs[index].len(),
+            expected: 32,
+        });
     }
     let mut elements = Vec::new();
     for (index, x) in inputs.iter().enumerate() {
@@ -41,7 +48,8 @@ fn model(endianness: Endianness, inputs: &[Vec<u8>]) -> Result<[u8; 32], Error> 
         if endianness == Endianness::LittleEndian {
             be.reverse();
         }
-        elements.push(Fr::from_canonical_be_bytes(&be).ok_or(Error::InputLargerThanModulus { index })?);
+        elements
+            .push(Fr::from_canonical_be_bytes(&be).ok_or(Error::InputLargerThanModulus { index })?);
     }
     let h = testkit::textbook::circom_hash(params(elements.len() + 1), Fr::from(0u64), &elements);
     let mut out = [0u8; 32];
@@ -54,7 +62,11 @@ fn model(endianness: Endianness, inputs: &[Vec<u8>]) -> Result<[u8; 32], Error> 
 
 fuzz_target!(|data: &[u8]| {
     let mode = byte(data, 0);
-    let endianness = if mode & 1 == 1 { Endianness::LittleEndian } else { Endianness::BigEndian };
+    let endianness = if mode & 1 == 1 {
+        Endianness::LittleEndian
+    } else {
+        Endianness::BigEndian
+    };
     let count = usize::from(mode >> 1) % 18;
     let mut at = 1;
     let inputs: Vec<Vec<u8>> = (0..count)
