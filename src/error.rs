@@ -41,6 +41,7 @@ use core::fmt;
 /// | 26 | [`WrongFixedInternalDiagonal`](Error::WrongFixedInternalDiagonal) |
 /// | 27 | [`ZeroRounds`](Error::ZeroRounds) |
 /// | 28 | [`InvalidFieldBits`](Error::InvalidFieldBits) |
+/// | 29 | [`SingularMatrix`](Error::SingularMatrix) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
@@ -222,6 +223,10 @@ pub enum Error {
         /// The rejected size.
         field_bits: u32,
     },
+    /// A Poseidon1 MDS matrix (or one of the square submatrices the optimized schedule inverts,
+    /// eprint 2019/458 appendix B) is not invertible, or no Cauchy draw was valid in
+    /// [`crate::params::poseidon1::MAX_MDS_DRAWS`] tries.
+    SingularMatrix,
 }
 
 impl Error {
@@ -258,6 +263,7 @@ impl Error {
             Error::WrongFixedInternalDiagonal { .. } => 26,
             Error::ZeroRounds { .. } => 27,
             Error::InvalidFieldBits { .. } => 28,
+            Error::SingularMatrix => 29,
         }
     }
 }
@@ -390,6 +396,9 @@ impl fmt::Display for Error {
             Error::InvalidFieldBits { field_bits } => {
                 write!(f, "a {field_bits}-bit field is not a prime field")
             }
+            Error::SingularMatrix => f.write_str(
+                "the Poseidon1 MDS matrix or a submatrix the optimized schedule inverts is singular",
+            ),
         }
     }
 }

@@ -89,6 +89,7 @@ pub mod field;
 pub mod instances;
 pub mod modes;
 pub mod params;
+pub mod poseidon1;
 pub mod poseidon2;
 // One of the two modules allowed `unsafe`: SIMD batch kernels entered after run-time CPU
 // detection. The other is `field::mulx_adx` (the scalar MULX/ADX products and the assembly

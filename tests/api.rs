@@ -2,6 +2,7 @@
 //! that the caller can go on after it), and the `merkle_root` example.
 //!
 //! - `ark_names`: the crate's traits in scope beside ark-ff's cause no name ambiguity;
+//! - `circom_bytes`: the circom BN254 Poseidon1 byte and field APIs (the shared byte-API cases);
 //! - `errors`: each `Error` variant from the call that documents it;
 //! - `modes_bytes`, `modes_compress`, `modes_sponge`: the byte API, compression and the sponge;
 //! - `example_merkle_root`: the example's root against the reference implementation.
@@ -11,6 +12,7 @@ use testkit::for_each_instance;
 // One inline module named after the binary, so that its files live in `tests/api/`.
 mod api {
     mod ark_names;
+    mod circom_bytes;
     mod errors;
     mod example_merkle_root;
     mod modes_bytes;

@@ -4,11 +4,14 @@
 //! - `textbook_agreement`: both paths against the textbook oracle (`testkit::textbook`);
 //! - `properties`: permutation, compression, sponge, batch, Merkle root and byte API against the
 //!   textbook oracle on random inputs (proptest);
+//! - `poseidon1`: circom BN254 Poseidon1, optimized schedule against the dense textbook and
+//!   light-poseidon 0.5.0 (field and byte APIs, domain tags, batches);
 //! - `batch`: every batch backend this CPU runs against the scalar permutation.
 
 // One inline module named after the binary, so that its files live in `tests/equivalence/`.
 mod equivalence {
     mod batch;
+    mod poseidon1;
     mod properties;
     mod textbook_agreement;
     mod zkhash_differential;

@@ -4,10 +4,13 @@
 //! - `kat`: the Horizen Labs reference's permutation known answers (`tests/vectors/kats.json`);
 //! - `frozen_kats`: the frozen answers of the instances the reference does not ship;
 //! - `noir_bn254_t4`: Noir/Barretenberg's BN254 t = 4 permutation vectors;
+//! - `circom_poseidon1`: our Grain regenerates light-poseidon 0.5.0's circom BN254 Poseidon1
+//!   tables; the baked circom tables do not drift;
 //! - `reference_constants`: the Grain LFSR regenerates the reference's constants.
 
 // One inline module named after the binary, so that its files live in `tests/known_answers/`.
 mod known_answers {
+    mod circom_poseidon1;
     mod frozen_kats;
     mod kat;
     mod noir_bn254_t4;

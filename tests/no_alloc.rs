@@ -1,7 +1,8 @@
 //! Zero heap allocations, counted by a global allocator, on every shipped instance: constructing
 //! the ct permutation (`ct::tN()`), the ct permutation, ct and flexible `compress_digests`,
 //! `hash_into` and the static `hash`, the streaming `Sponge`, and `hashv_bytes`, on both
-//! permutation types.
+//! permutation types; and every circom BN254 Poseidon1 API (`hash`, `hash_with_domain_tag`, the
+//! byte API, both permutation types, batches, the sponge over them).
 #![cfg(feature = "std")]
 
 use testkit as common;
@@ -288,4 +289,63 @@ fn outside_the_pool_rayon_allocates_one_queue_block_per_63_jobs() {
     })
     .join()
     .unwrap();
+}
+
+/// Per circom BN254 Poseidon1 instance: `ct::tN()`, the ct and cached-runtime permutations,
+/// the streaming sponge and a small batch on both types allocate nothing.
+mod circom_poseidon1_paths_allocate_nothing {
+    use super::*;
+    use ark_bn254::Fr;
+
+    macro_rules! circom_no_alloc {
+        ($name:ident, $t:literal, $rp:literal, $ct:path, $cached:expr) => {
+            #[test]
+            fn $name() {
+                let cached = $cached; // initialised before counting
+                let mut state = [Fr::from(7u64); $t];
+                let mut flat = [Fr::from(3u64); 4 * $t];
+                let mut states = [[Fr::from(5u64); $t]; 4];
+                // Warm-up: with `parallel`, the first batch asks rayon for its thread count,
+                // which builds rayon's global pool (rayon's allocations, once per process).
+                $ct.permute_batch(&mut states);
+                cached.permute_batch(&mut flat).unwrap();
+                let n = allocations_during(|| {
+                    black_box(fast_poseidon2::instances::circom_bn254::ct::T2);
+                    $ct.permute_mut(&mut state);
+                    black_box($ct.permutation(&state));
+                    cached.permute_mut(&mut state).unwrap();
+                    $ct.permute_batch(&mut states);
+                    cached.permute_batch(&mut flat).unwrap();
+                    let mut sponge = Sponge::new(&$ct, $t - 1, 2, 1).unwrap();
+                    sponge.absorb(&state[..2]).unwrap();
+                    sponge.squeeze(&mut state[..1]).unwrap();
+                });
+                assert_eq!(n, 0, "t = {}", $t);
+            }
+        };
+    }
+    testkit::for_each_circom_instance!(circom_no_alloc);
+
+    #[test]
+    fn circom_hash_and_byte_api_allocate_nothing() {
+        use fast_poseidon2::instances::circom_bn254::{
+            hash, hash_bytes_be, hash_bytes_le, hash_with_domain_tag, hashv_bytes,
+        };
+        let inputs = [Fr::from(9u64); 16];
+        let one = [1u8; 32];
+        let bytes = [&one[..]; 16];
+        let n = allocations_during(|| {
+            black_box(fast_poseidon2::instances::circom_bn254::ct::t3());
+            for n in 1..=16 {
+                black_box(hash(&inputs[..n]).unwrap());
+                black_box(hash_with_domain_tag(inputs[0], &inputs[..n]).unwrap());
+                black_box(hashv_bytes(Endianness::BigEndian, &bytes[..n]).unwrap());
+                black_box(hash_bytes_be(&bytes[..n]).unwrap());
+                black_box(hash_bytes_le(&bytes[..n]).unwrap());
+            }
+            black_box(hash(&[]).unwrap_err());
+            black_box(hash_bytes_be(&[&one[..31]]).unwrap_err());
+        });
+        assert_eq!(n, 0);
+    }
 }

@@ -12,6 +12,8 @@
 pub mod bls12_381;
 #[cfg(feature = "bn254")]
 pub mod bn254;
+#[cfg(feature = "bn254")]
+pub mod circom_bn254;
 #[cfg(feature = "goldilocks")]
 pub mod goldilocks;
 

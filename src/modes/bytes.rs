@@ -64,7 +64,7 @@ pub enum Endianness {
 
 /// The element encoded by `bytes` (exactly `F::BYTES` long) in `endianness`, or `None` if the
 /// integer is `>= p`.
-fn decode<F: PrimeField>(bytes: &[u8], endianness: Endianness) -> Option<F> {
+pub(crate) fn decode<F: PrimeField>(bytes: &[u8], endianness: Endianness) -> Option<F> {
     match endianness {
         Endianness::BigEndian => F::from_canonical_be_bytes(bytes),
         Endianness::LittleEndian => {

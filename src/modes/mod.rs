@@ -212,3 +212,55 @@ impl<F: Field + LinearLayers> Permutation for crate::Poseidon2<F> {
         self.permute_exact(&mut state[..self.width()]);
     }
 }
+
+impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64> sealed::Sealed
+    for crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>
+{
+}
+
+impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> Permutation
+    for crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>
+{
+    type Field = F;
+    type State = [F; T];
+
+    #[inline]
+    fn width(&self) -> usize {
+        T
+    }
+
+    #[inline]
+    fn zero_state(&self) -> [F; T] {
+        [F::ZERO_ELEMENT; T]
+    }
+
+    #[inline]
+    fn permute_state(&self, state: &mut [F; T]) {
+        self.permute_mut(state);
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<F> sealed::Sealed for crate::poseidon1::Poseidon1<F> {}
+
+#[cfg(feature = "alloc")]
+impl<F: Field> Permutation for crate::poseidon1::Poseidon1<F> {
+    type Field = F;
+    type State = [F; crate::MAX_WIDTH];
+
+    #[inline]
+    fn width(&self) -> usize {
+        crate::poseidon1::Poseidon1::width(self)
+    }
+
+    #[inline]
+    fn zero_state(&self) -> [F; crate::MAX_WIDTH] {
+        [F::ZERO_ELEMENT; crate::MAX_WIDTH]
+    }
+
+    #[inline]
+    fn permute_state(&self, state: &mut [F; crate::MAX_WIDTH]) {
+        // Parameters are validated on construction: 2 <= t <= MAX_WIDTH.
+        self.permute_exact(&mut state[..self.width()]);
+    }
+}

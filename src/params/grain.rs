@@ -93,6 +93,12 @@ impl Grain {
 
     /// An internal-diagonal entry: one `n`-bit block, reduced mod p (no rejection).
     pub fn next_diagonal_entry<F: PrimeField>(&mut self) -> F {
+        self.next_reduced::<F>()
+    }
+
+    /// One `n`-bit block reduced mod p (no rejection): Poseidon2's internal-diagonal entries
+    /// and the Poseidon1 Cauchy-matrix values (hadeshash `create_mds_p`, `F(grain_random_bits(n))`).
+    pub fn next_reduced<F: PrimeField>(&mut self) -> F {
         let block = self.next_block::<F>();
         F::from_be_bytes_reduced(&block[..F::BYTES])
     }

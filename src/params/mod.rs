@@ -2,6 +2,8 @@
 //! diagonal, and their generation from the Grain LFSR.
 
 pub mod grain;
+#[cfg(feature = "alloc")]
+pub mod poseidon1;
 pub mod security;
 
 use crate::Error;
@@ -48,6 +50,20 @@ pub const fn check_shape(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> 
         return Err(Error::ZeroRounds { rounds_f, rounds_p });
     }
     Ok(())
+}
+
+/// Whether `(t, d, R_F, R_P)` is a Poseidon1 shape (see
+/// [`poseidon1::check_poseidon1_shape`]; `const` for the compile-time check of
+/// [`crate::poseidon1::ct::Poseidon1Ct`]).
+pub(crate) const fn poseidon1_shape_ok(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> bool {
+    t >= 2
+        && t <= MAX_WIDTH
+        && crate::field::is_supported_degree(d)
+        && rounds_f.is_multiple_of(2)
+        && rounds_f >= 2
+        && rounds_f <= MAX_ROUNDS
+        && rounds_p >= 1
+        && rounds_p <= MAX_ROUNDS
 }
 
 /// Checks that `x^d` permutes `F`, i.e. `gcd(d, p - 1) = 1` (paper section 2.1).

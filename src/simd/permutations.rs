@@ -130,3 +130,58 @@ impl<F: Field + LinearLayers> BatchPermutation<F> for crate::Poseidon2<F> {
         true
     }
 }
+
+/// Permutes every width-`t` state of `states` by `permute`, one state at a time (the portable
+/// path), in chunks across rayon's threads with the `parallel` feature. The Poseidon1 batches
+/// run here: no SIMD kernel has the Poseidon1 round structure yet.
+fn run_portable<F: Field>(states: &mut [F], t: usize, permute: impl Fn(&mut [F]) + Sync) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        let n = states.len() / t;
+        let threads = rayon::current_num_threads();
+        if threads > 1 && n >= PARALLEL_MIN_STATES {
+            let per_chunk = n.div_ceil(4 * threads) * t;
+            states
+                .par_chunks_mut(per_chunk)
+                .for_each(|chunk| chunk.chunks_exact_mut(t).for_each(&permute));
+            return;
+        }
+    }
+    states.chunks_exact_mut(t).for_each(permute);
+}
+
+impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> BatchPermutation<F>
+    for crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>
+{
+    fn permute_states(&self, states: &mut [F]) {
+        run_portable(states, T, |state| {
+            if let Ok(state) = <&mut [F; T]>::try_from(state) {
+                self.permute_mut(state);
+            }
+        });
+    }
+
+    fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
+        if backend != BatchBackend::Portable {
+            return false;
+        }
+        self.permute_states(states);
+        true
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<F: Field> BatchPermutation<F> for crate::poseidon1::Poseidon1<F> {
+    fn permute_states(&self, states: &mut [F]) {
+        run_portable(states, self.width(), |state| self.permute_exact(state));
+    }
+
+    fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
+        if backend != BatchBackend::Portable {
+            return false;
+        }
+        self.permute_states(states);
+        true
+    }
+}

@@ -157,3 +157,32 @@ pub fn count_ct<F: Field, const T: usize, const RF: usize, const RP: usize, cons
     let mut state: [Counted<F>; T] = counted_input::<F>(T).try_into().expect("width");
     counting(|| perm.permute_mut(&mut state))
 }
+
+/// The operations one call of the const-generic Poseidon1 permutation performs, on the
+/// optimized schedule of `perm` (its tables wrapped in [`Counted`]).
+pub fn count_poseidon1_ct<
+    F: Field,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    perm: &fast_poseidon2::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>,
+) -> OpCounts {
+    use fast_poseidon2::poseidon1::{Poseidon1, ct::Poseidon1Ct};
+    let runtime = Poseidon1::from(perm);
+    let s = runtime.schedule();
+    fn rows<F: Field, const T: usize, const N: usize>(v: &[F]) -> [[Counted<F>; T]; N] {
+        core::array::from_fn(|i| core::array::from_fn(|j| Counted(Arith(v[i * T + j]))))
+    }
+    let counted = Poseidon1Ct::<Counted<F>, T, RF, RP, D>::from_schedule(
+        rows::<F, T, RF>(&s.full),
+        core::array::from_fn(|i| Counted(Arith(s.partial[i]))),
+        rows::<F, T, RP>(&s.sparse_rows),
+        rows::<F, T, RP>(&s.sparse_cols),
+        rows::<F, T, T>(&s.pre_sparse),
+        rows::<F, T, T>(&s.mds),
+    );
+    let mut state: [Counted<F>; T] = counted_input::<F>(T).try_into().expect("width");
+    counting(|| counted.permute_mut(&mut state))
+}

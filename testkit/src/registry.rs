@@ -97,3 +97,141 @@ macro_rules! for_each_instance {
         )*
     };
 }
+
+/// Invokes `$m!(name, t, R_P, ct_const, cached_runtime_expr)` once per shipped circom BN254
+/// Poseidon1 instance (t = 2..=17, d = 5, R_F = 8): `ct_const` is the `const` permutation
+/// (a path: take a reference, it is large), `cached_runtime_expr` the `&'static Poseidon1<Fr>`.
+/// Generated from xtask's `CIRCOM_ROUNDS_P`, the one list of Poseidon1 instances.
+#[macro_export]
+macro_rules! for_each_circom_instance {
+    ($m:ident) => {
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t2,
+            2,
+            56,
+            fast_poseidon2::instances::circom_bn254::ct::T2,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t2()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t3,
+            3,
+            57,
+            fast_poseidon2::instances::circom_bn254::ct::T3,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t3()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t4,
+            4,
+            56,
+            fast_poseidon2::instances::circom_bn254::ct::T4,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t4()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t5,
+            5,
+            60,
+            fast_poseidon2::instances::circom_bn254::ct::T5,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t5()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t6,
+            6,
+            60,
+            fast_poseidon2::instances::circom_bn254::ct::T6,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t6()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t7,
+            7,
+            63,
+            fast_poseidon2::instances::circom_bn254::ct::T7,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t7()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t8,
+            8,
+            64,
+            fast_poseidon2::instances::circom_bn254::ct::T8,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t8()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t9,
+            9,
+            63,
+            fast_poseidon2::instances::circom_bn254::ct::T9,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t9()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t10,
+            10,
+            60,
+            fast_poseidon2::instances::circom_bn254::ct::T10,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t10()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t11,
+            11,
+            66,
+            fast_poseidon2::instances::circom_bn254::ct::T11,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t11()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t12,
+            12,
+            60,
+            fast_poseidon2::instances::circom_bn254::ct::T12,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t12()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t13,
+            13,
+            65,
+            fast_poseidon2::instances::circom_bn254::ct::T13,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t13()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t14,
+            14,
+            70,
+            fast_poseidon2::instances::circom_bn254::ct::T14,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t14()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t15,
+            15,
+            60,
+            fast_poseidon2::instances::circom_bn254::ct::T15,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t15()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t16,
+            16,
+            64,
+            fast_poseidon2::instances::circom_bn254::ct::T16,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t16()
+        );
+        #[cfg(feature = "bn254")]
+        $m!(
+            circom_t17,
+            17,
+            68,
+            fast_poseidon2::instances::circom_bn254::ct::T17,
+            fast_poseidon2::instances::circom_bn254::poseidon1_t17()
+        );
+    };
+}

@@ -241,3 +241,42 @@ pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> 
     }
     (!level.is_empty()).then_some(level)
 }
+
+/// The textbook Poseidon1 permutation (eprint 2019/458 section 2; hadeshash
+/// `poseidonperm_x5_254_*`, circomlibjs `poseidon_reference.js`), dense in every round:
+/// `R_F / 2` full rounds, `R_P` partial rounds (`x^d` on `x_0` only), `R_F / 2` full rounds,
+/// each round = add the round's `t` constants, S-box, multiply by the MDS matrix. The oracle of
+/// the crate's optimized Poseidon1 schedule.
+pub fn poseidon1_permutation<F: PrimeField>(
+    params: &fast_poseidon2::poseidon1::Poseidon1Params<F>,
+    input: &[F],
+) -> Vec<F> {
+    let t = params.width();
+    let d = params.sbox_degree();
+    let half = params.rounds_f() / 2;
+    let mds: Vec<Vec<F>> = params.mds().chunks(t).map(<[F]>::to_vec).collect();
+    let mut state = input.to_vec();
+    for (round, constants) in params.round_constants().chunks(t).enumerate() {
+        let full = round < half || round >= half + params.rounds_p();
+        for (i, (x, &c)) in state.iter_mut().zip(constants).enumerate() {
+            *x = x.add(c);
+            if full || i == 0 {
+                *x = x.pow_u64(d);
+            }
+        }
+        state = apply(&mds, &state);
+    }
+    state
+}
+
+/// circom's `Poseidon(n)` from its definition over [`poseidon1_permutation`]: the state
+/// `[tag, in_1, .., in_n]` of width `n + 1` (`params` of that width), output `state[0]`.
+pub fn circom_hash<F: PrimeField>(
+    params: &fast_poseidon2::poseidon1::Poseidon1Params<F>,
+    tag: F,
+    inputs: &[F],
+) -> F {
+    let mut state = vec![tag];
+    state.extend_from_slice(inputs);
+    poseidon1_permutation(params, &state)[0]
+}

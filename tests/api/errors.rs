@@ -183,6 +183,7 @@ fn every_variant() -> Vec<Error> {
             rounds_p: 0,
         },
         Error::InvalidFieldBits { field_bits: 0 },
+        Error::SingularMatrix,
     ]
 }
 
@@ -279,6 +280,10 @@ fn new_error_variants_display_their_numbers() {
         (
             Error::InvalidFieldBits { field_bits: 0 },
             "a 0-bit field is not a prime field",
+        ),
+        (
+            Error::SingularMatrix,
+            "the Poseidon1 MDS matrix or a submatrix the optimized schedule inverts is singular",
         ),
     ];
     for (e, text) in cases {

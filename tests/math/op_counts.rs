@@ -249,3 +249,22 @@ fn bn254_t3_counts_match_a_hand_count() {
         expected
     );
 }
+
+/// The optimized Poseidon1 schedule (eprint 2019/458 appendix B) of the circom t = 3 instance
+/// (R_F = 8, R_P = 57, d = 5): counted through a real run, exactly 600 multiplications
+/// (squarings included) against the dense round structure's 828.
+#[test]
+fn optimized_poseidon1_t3_needs_600_multiplications_against_828_dense() {
+    use fast_poseidon2::instances::circom_bn254;
+    let (t, rounds_f, rounds_p) = (3u64, 8u64, 57u64);
+    // Dense: every S-box 3 multiplications ((x^2)^2 · x), every round a t x t MDS product.
+    let dense = (rounds_f * t + rounds_p) * 3 + (rounds_f + rounds_p) * t * t;
+    assert_eq!(dense, 828);
+    // Optimized: the same S-boxes; R_F dense products; R_P sparse products of 2t - 1.
+    let optimized = (rounds_f * t + rounds_p) * 3 + rounds_f * t * t + rounds_p * (2 * t - 1);
+    assert_eq!(optimized, 600);
+    let counts = op_count::count_poseidon1_ct(&circom_bn254::ct::T3);
+    assert_eq!(counts.sboxes, rounds_f * t + rounds_p);
+    assert_eq!(counts.squarings + counts.multiplications, optimized);
+    assert!(counts.squarings + counts.multiplications <= 600);
+}

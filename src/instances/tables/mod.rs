@@ -6,5 +6,7 @@
 pub(crate) mod bls12_381;
 #[cfg(feature = "bn254")]
 pub(crate) mod bn254;
+#[cfg(feature = "bn254")]
+pub(crate) mod circom_bn254;
 #[cfg(feature = "goldilocks")]
 pub(crate) mod goldilocks;

@@ -1,0 +1,140 @@
+//! The const-generic Poseidon1 permutation: width, round numbers and S-box degree are types,
+//! the state is `[F; T]` on the stack, the optimized schedule lives in fixed-size arrays, and
+//! nothing allocates.
+
+use crate::field::Field;
+use crate::params::MAX_WIDTH;
+use crate::poseidon1::permutation::{Schedule, permute};
+
+/// A Poseidon1 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
+/// `x^D` (eprint 2019/458), holding its optimized schedule (appendix B; see
+/// [`crate::poseidon1::schedule`]), built once and reused.
+///
+/// Shape rules are checked at compile time when a value is constructed: `2 <= T <=`
+/// [`crate::MAX_WIDTH`], `RF` even, `RF` and `RP` in `1..=1023`, `D` 3, 5, 7 or 11.
+/// Construction and permutation never allocate. The value is large (for the circom t = 17
+/// instance about 95 KiB): keep it in a `static` or behind a reference rather than copying it
+/// around, as [`crate::instances::circom_bn254::hash`] does.
+///
+/// ```
+/// # #[cfg(feature = "bn254")] {
+/// use fast_poseidon2::instances::circom_bn254;
+/// let perm = &circom_bn254::ct::T3;
+/// let out = perm.permutation(&[0u64.into(), 1u64.into(), 2u64.into()]);
+/// assert_eq!(out.len(), 3);
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Poseidon1Ct<F, const T: usize, const RF: usize, const RP: usize, const D: u64> {
+    full: [[F; T]; RF],
+    partial: [F; RP],
+    sparse_rows: [[F; T]; RP],
+    sparse_cols: [[F; T]; RP],
+    pre_sparse: [[F; T]; T],
+    mds: [[F; T]; T],
+}
+
+impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    Poseidon1Ct<F, T, RF, RP, D>
+{
+    /// Compile-time shape check, evaluated once per instantiation.
+    const SHAPE: () = assert!(
+        crate::params::poseidon1_shape_ok(T, D, RF, RP) && T <= MAX_WIDTH,
+        "Poseidon1Ct shape: 2 <= T <= MAX_WIDTH, RF even, RP and RF in 1..=1023, D in (3, 5, 7, 11)"
+    );
+
+    /// Builds the permutation from its optimized schedule, layout as
+    /// [`crate::poseidon1::schedule::OptimizedSchedule`] (rows of `T`; `full` has `RF` rows,
+    /// `partial`, `sparse_rows` and `sparse_cols` one entry or row per partial round,
+    /// `pre_sparse` and `mds` are `T × T` row-major). The tables are trusted: they must be what
+    /// [`crate::poseidon1::schedule::optimize`] derives, as the generated instance tables are;
+    /// [`Self::from_params`] derives them.
+    pub const fn from_schedule(
+        full: [[F; T]; RF],
+        partial: [F; RP],
+        sparse_rows: [[F; T]; RP],
+        sparse_cols: [[F; T]; RP],
+        pre_sparse: [[F; T]; T],
+        mds: [[F; T]; T],
+    ) -> Self {
+        let () = Self::SHAPE;
+        Poseidon1Ct {
+            full,
+            partial,
+            sparse_rows,
+            sparse_cols,
+            pre_sparse,
+            mds,
+        }
+    }
+
+    /// Builds the permutation from reference parameters whose shape must equal `(T, RF, RP,
+    /// D)`, deriving the optimized schedule.
+    ///
+    /// # Errors
+    /// [`crate::Error::ShapeMismatch`] if the width, round numbers or S-box degree differ;
+    /// [`crate::Error::SingularMatrix`] as [`crate::poseidon1::schedule::optimize`].
+    #[cfg(feature = "alloc")]
+    pub fn from_params(params: &crate::poseidon1::Poseidon1Params<F>) -> Result<Self, crate::Error>
+    where
+        F: crate::field::PrimeField,
+    {
+        if (
+            params.width(),
+            params.rounds_f(),
+            params.rounds_p(),
+            params.sbox_degree(),
+        ) != (T, RF, RP, D)
+        {
+            return Err(crate::Error::ShapeMismatch);
+        }
+        let s = crate::poseidon1::schedule::optimize(params)?;
+        let rows = |v: &[F], i: usize| -> [F; T] { core::array::from_fn(|j| v[i * T + j]) };
+        Ok(Self::from_schedule(
+            core::array::from_fn(|i| rows(&s.full, i)),
+            core::array::from_fn(|i| s.partial[i]),
+            core::array::from_fn(|i| rows(&s.sparse_rows, i)),
+            core::array::from_fn(|i| rows(&s.sparse_cols, i)),
+            core::array::from_fn(|i| rows(&s.pre_sparse, i)),
+            core::array::from_fn(|i| rows(&s.mds, i)),
+        ))
+    }
+
+    /// The MDS matrix, `mds()[i][j]` the entry in row `i`, column `j`.
+    pub fn mds(&self) -> &[[F; T]; T] {
+        &self.mds
+    }
+
+    #[inline(always)]
+    pub(crate) fn schedule(&self) -> Schedule<'_, F> {
+        Schedule {
+            full: self.full.as_flattened(),
+            partial: &self.partial,
+            sparse_rows: self.sparse_rows.as_flattened(),
+            sparse_cols: self.sparse_cols.as_flattened(),
+            pre_sparse: self.pre_sparse.as_flattened(),
+            mds: self.mds.as_flattened(),
+        }
+    }
+
+    /// Permutes `state` in place.
+    #[inline]
+    pub fn permute_mut(&self, state: &mut [F; T]) {
+        permute::<F, D>(state, self.schedule());
+    }
+
+    /// Returns the permutation of `input`; `input` is left untouched.
+    #[inline]
+    pub fn permutation(&self, input: &[F; T]) -> [F; T] {
+        let mut state = *input;
+        self.permute_mut(&mut state);
+        state
+    }
+
+    /// Permutes every state of `states` in place (`states[i]` ends as
+    /// `self.permutation(&states[i])`), on the portable path, across threads with the
+    /// `parallel` feature.
+    pub fn permute_batch(&self, states: &mut [[F; T]]) {
+        crate::modes::BatchPermutation::permute_states(self, states.as_flattened_mut());
+    }
+}

@@ -1,0 +1,163 @@
+//! The runtime-width Poseidon1 permutation.
+
+use crate::Error;
+use crate::field::{Field, PrimeField};
+use crate::poseidon1::Poseidon1Params;
+use crate::poseidon1::ct::Poseidon1Ct;
+use crate::poseidon1::permutation::{Schedule, permute};
+use crate::poseidon1::schedule::{OptimizedSchedule, optimize};
+use alloc::vec::Vec;
+
+/// A Poseidon1 permutation whose width `t` is known at run time, built once from
+/// [`Poseidon1Params`] (deriving the optimized schedule, eprint 2019/458 appendix B) or from a
+/// [`Poseidon1Ct`], and reused. It gives exactly the output of the const-generic
+/// [`Poseidon1Ct`] with the same parameters: both run one round driver.
+///
+/// ```
+/// # #[cfg(all(feature = "bn254", feature = "std"))] {
+/// use fast_poseidon2::instances::circom_bn254;
+/// let perm = circom_bn254::poseidon1_t3();
+/// let mut state = [0u64.into(), 1u64.into(), 2u64.into()];
+/// perm.permute_mut(&mut state).unwrap();
+/// assert!(perm.permute_mut(&mut state[..2]).is_err()); // wrong length: Err, never a panic
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Poseidon1<F> {
+    width: usize,
+    sbox_degree: u64,
+    rounds_f: usize,
+    rounds_p: usize,
+    schedule: OptimizedSchedule<F>,
+}
+
+impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    From<&Poseidon1Ct<F, T, RF, RP, D>> for Poseidon1<F>
+{
+    /// The runtime-width permutation with the same schedule and outputs (the shipped getters
+    /// `poseidon1_tN()` are built this way).
+    fn from(perm: &Poseidon1Ct<F, T, RF, RP, D>) -> Self {
+        let s = perm.schedule();
+        Poseidon1 {
+            width: T,
+            sbox_degree: D,
+            rounds_f: RF,
+            rounds_p: RP,
+            schedule: OptimizedSchedule {
+                full: s.full.to_vec(),
+                partial: s.partial.to_vec(),
+                sparse_rows: s.sparse_rows.to_vec(),
+                sparse_cols: s.sparse_cols.to_vec(),
+                pre_sparse: s.pre_sparse.to_vec(),
+                mds: s.mds.to_vec(),
+            },
+        }
+    }
+}
+
+impl<F: PrimeField> Poseidon1<F> {
+    /// Builds the permutation, deriving its optimized schedule from `params`.
+    ///
+    /// # Errors
+    /// [`Error::SingularMatrix`] as [`optimize`] (never for a Cauchy MDS matrix, e.g. any
+    /// [`Poseidon1Params::generate`] output).
+    pub fn new(params: &Poseidon1Params<F>) -> Result<Self, Error> {
+        Ok(Poseidon1 {
+            width: params.width(),
+            sbox_degree: params.sbox_degree(),
+            rounds_f: params.rounds_f(),
+            rounds_p: params.rounds_p(),
+            schedule: optimize(params)?,
+        })
+    }
+}
+
+impl<F: Field> Poseidon1<F> {
+    /// The width `t`.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    /// The S-box degree `d`.
+    pub fn sbox_degree(&self) -> u64 {
+        self.sbox_degree
+    }
+    /// The number of full rounds `R_F`.
+    pub fn rounds_f(&self) -> usize {
+        self.rounds_f
+    }
+    /// The number of partial rounds `R_P`.
+    pub fn rounds_p(&self) -> usize {
+        self.rounds_p
+    }
+    /// The optimized schedule this permutation runs.
+    pub fn schedule(&self) -> &OptimizedSchedule<F> {
+        &self.schedule
+    }
+
+    fn view(&self) -> Schedule<'_, F> {
+        let s = &self.schedule;
+        Schedule {
+            full: &s.full,
+            partial: &s.partial,
+            sparse_rows: &s.sparse_rows,
+            sparse_cols: &s.sparse_cols,
+            pre_sparse: &s.pre_sparse,
+            mds: &s.mds,
+        }
+    }
+
+    /// Permutes `state` (exactly `t` elements) in place.
+    ///
+    /// # Errors
+    /// [`Error::InvalidStateLength`] if `state.len() != t`; the state is then left untouched.
+    pub fn permute_mut(&self, state: &mut [F]) -> Result<(), Error> {
+        if state.len() != self.width {
+            return Err(Error::InvalidStateLength {
+                got: state.len(),
+                expected: self.width,
+            });
+        }
+        self.permute_exact(state);
+        Ok(())
+    }
+
+    /// Permutes `state`, whose length the caller guarantees to be `t`.
+    #[inline]
+    pub(crate) fn permute_exact(&self, state: &mut [F]) {
+        let s = self.view();
+        // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
+        match self.sbox_degree {
+            3 => permute::<F, 3>(state, s),
+            5 => permute::<F, 5>(state, s),
+            7 => permute::<F, 7>(state, s),
+            _ => permute::<F, 11>(state, s),
+        }
+    }
+
+    /// Returns the permutation of `input` (exactly `t` elements) as a new vector.
+    ///
+    /// # Errors
+    /// [`Error::InvalidStateLength`] if `input.len() != t`.
+    pub fn permutation(&self, input: &[F]) -> Result<Vec<F>, Error> {
+        let mut state = input.to_vec();
+        self.permute_mut(&mut state)?;
+        Ok(state)
+    }
+
+    /// Permutes, in place, every width-`t` state of the flat buffer `states`, on the portable
+    /// path, across threads with the `parallel` feature.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBatchLength`] if `states.len()` is not a multiple of `t`; nothing is
+    /// permuted then.
+    pub fn permute_batch(&self, states: &mut [F]) -> Result<(), Error> {
+        if !states.len().is_multiple_of(self.width) {
+            return Err(Error::InvalidBatchLength {
+                len: states.len(),
+                width: self.width,
+            });
+        }
+        crate::modes::BatchPermutation::permute_states(self, states);
+        Ok(())
+    }
+}
