@@ -23,7 +23,7 @@ use cpu_time::ThreadTime;
 use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::{Field, PrimeField};
-use fast_poseidon2::instances::bn254;
+use fast_poseidon2::instances::{bn254, circom_bn254};
 use fast_poseidon2::linear::LinearLayers;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -603,6 +603,111 @@ fn plonky3_packed_12<'a>(
 }
 
 // ---------------------------------------------------------------------------------------------
+// circom Poseidon1 (BN254): our `instances::circom_bn254` against light-poseidon, the same
+// function (state `[0, in_1, .., in_n]`, output `state[0]`), checked on the whole pool.
+
+/// A pool of `n`-input circom hashes and our outputs (the reference the peers are checked
+/// against).
+fn circom_pool(n: usize) -> (Vec<Vec<Fr>>, Vec<Vec<String>>) {
+    let mut inputs = rng();
+    let pool: Vec<Vec<Fr>> = (0..POOL)
+        .map(|_| random_state::<Fr, 16>(&mut inputs)[..n].to_vec())
+        .collect();
+    let expected = pool
+        .iter()
+        .map(|s| vec![hex(&circom_bn254::hash(s).expect("1..=16 inputs"))])
+        .collect();
+    (pool, expected)
+}
+
+/// light-poseidon 0.5's circom hash of `n` inputs on `pool`, checked against `expected`.
+fn light_poseidon<'a>(n: usize, pool: &[Vec<Fr>], expected: &[Vec<String>]) -> Contender<'a> {
+    use light_poseidon::{Poseidon, PoseidonHasher};
+    let mut light = Poseidon::<Fr>::new_circom(n).expect("light-poseidon has 1..=12 inputs");
+    contender(
+        "light-poseidon 0.5",
+        "",
+        pool.to_vec(),
+        move |s| light.hash(s).expect("hash"),
+        |out| vec![hex(out)],
+        Some(expected),
+    )
+}
+
+/// circom `Poseidon(n)` for every input count light-poseidon has (1..=12), scalar.
+fn circom_rows<'a>() -> Vec<Row<'a>> {
+    (1..=12)
+        .map(|n| {
+            let (pool, expected) = circom_pool(n);
+            let ours = contender(
+                "fast-poseidon2",
+                "",
+                pool.clone(),
+                |s| circom_bn254::hash(s).expect("hash"),
+                |_| Vec::new(),
+                None,
+            );
+            Row {
+                op: format!("BN254 circom Poseidon({n}) hash"),
+                peers: vec![light_poseidon(n, &pool, &expected)],
+                ours,
+            }
+        })
+        .collect()
+}
+
+/// circom `Poseidon(2)` on the batch path: blocks of `BATCH` states `[0, a, b]` through the
+/// t = 3 instance's `permute_batch`, output `state[0]` of each (asserted equal to the scalar
+/// hash on the whole pool first).
+fn circom_batch_row<'a>() -> Row<'a> {
+    let (pool, expected) = circom_pool(2);
+    let perm = circom_bn254::ct::t3();
+    let mut states: Vec<[Fr; 3]> = pool
+        .iter()
+        .map(|s| [Fr::ZERO_ELEMENT, s[0], s[1]])
+        .collect();
+    perm.permute_batch(&mut states);
+    let batched: Vec<Vec<String>> = states.iter().map(|s| vec![hex(&s[0])]).collect();
+    assert!(
+        batched == expected,
+        "circom batch differs from the scalar hash"
+    );
+    let blocks: Vec<Vec<[Fr; 3]>> = pool
+        .chunks_exact(BATCH)
+        .map(|b| b.iter().map(|s| [Fr::ZERO_ELEMENT, s[0], s[1]]).collect())
+        .collect();
+    let mut buffer = vec![[Fr::ZERO_ELEMENT; 3]; BATCH];
+    let mut ours = contender(
+        "fast-poseidon2",
+        "",
+        blocks,
+        move |block| {
+            buffer.copy_from_slice(block);
+            perm.permute_batch(&mut buffer);
+            buffer[0][0]
+        },
+        |_| Vec::new(),
+        None,
+    );
+    ours.per_call = BATCH;
+    let scalar = contender(
+        "fast-poseidon2 scalar (circom_bn254::hash)",
+        "this crate's scalar hash on the same pool",
+        pool.clone(),
+        |s| circom_bn254::hash(s).expect("hash"),
+        |_| Vec::new(),
+        None,
+    );
+    Row {
+        // Poseidon1 has no SIMD kernel yet: its batches run the portable path (threads with
+        // `parallel`), whatever `batch_backend::<Fr>()` says for Poseidon2.
+        op: "BN254 circom Poseidon(2) batch hash (portable batch path)".into(),
+        peers: vec![scalar, light_poseidon(2, &pool, &expected)],
+        ours,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Measurement and the table.
 
 /// Median µs per operation of each contender, samples interleaved across contenders.
@@ -646,6 +751,8 @@ fn main() {
     #[cfg(feature = "goldilocks")]
     rows.extend(goldilocks_rows());
     rows.extend(batch_rows());
+    rows.extend(circom_rows());
+    rows.push(circom_batch_row());
     // `cargo bench ... -- WORDS`: only the rows whose operation contains one of the words.
     let filters: Vec<String> = std::env::args()
         .skip(1)
