@@ -161,106 +161,72 @@ pub trait BatchPermutation<F>: sealed::Sealed {
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool;
 }
 
-impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64> sealed::Sealed
-    for Poseidon2Ct<F, T, RF, RP, D>
-{
+/// [`Permutation`] for one family's two permutation types: `$ct`, const-generic over
+/// `<F, T, RF, RP, D>` with state `[F; T]`, and `$runtime`, runtime width with state
+/// `[F; MAX_WIDTH]` (its `permute_exact` takes the first `t` elements), `F` bounded by `$bound`.
+macro_rules! family_permutations {
+    ($ct:ty, $runtime:ty, [$($bound:tt)+]) => {
+        impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64> sealed::Sealed
+            for $ct
+        {
+        }
+
+        impl<F: $($bound)+, const T: usize, const RF: usize, const RP: usize, const D: u64>
+            Permutation for $ct
+        {
+            type Field = F;
+            type State = [F; T];
+
+            #[inline]
+            fn width(&self) -> usize {
+                T
+            }
+
+            #[inline]
+            fn zero_state(&self) -> [F; T] {
+                [F::ZERO_ELEMENT; T]
+            }
+
+            #[inline]
+            fn permute_state(&self, state: &mut [F; T]) {
+                self.permute_mut(state);
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<F> sealed::Sealed for $runtime {}
+
+        #[cfg(feature = "alloc")]
+        impl<F: $($bound)+> Permutation for $runtime {
+            type Field = F;
+            type State = [F; crate::MAX_WIDTH];
+
+            #[inline]
+            fn width(&self) -> usize {
+                <$runtime>::width(self)
+            }
+
+            #[inline]
+            fn zero_state(&self) -> [F; crate::MAX_WIDTH] {
+                [F::ZERO_ELEMENT; crate::MAX_WIDTH]
+            }
+
+            #[inline]
+            fn permute_state(&self, state: &mut [F; crate::MAX_WIDTH]) {
+                // Parameters are validated on construction: 2 <= t <= MAX_WIDTH.
+                self.permute_exact(&mut state[..self.width()]);
+            }
+        }
+    };
 }
 
-impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
-    Permutation for Poseidon2Ct<F, T, RF, RP, D>
-{
-    type Field = F;
-    type State = [F; T];
-
-    #[inline]
-    fn width(&self) -> usize {
-        T
-    }
-
-    #[inline]
-    fn zero_state(&self) -> [F; T] {
-        [F::ZERO_ELEMENT; T]
-    }
-
-    #[inline]
-    fn permute_state(&self, state: &mut [F; T]) {
-        self.permute_mut(state);
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<F> sealed::Sealed for crate::Poseidon2<F> {}
-
-#[cfg(feature = "alloc")]
-impl<F: Field + LinearLayers> Permutation for crate::Poseidon2<F> {
-    type Field = F;
-    type State = [F; crate::MAX_WIDTH];
-
-    #[inline]
-    fn width(&self) -> usize {
-        crate::Poseidon2::width(self)
-    }
-
-    #[inline]
-    fn zero_state(&self) -> [F; crate::MAX_WIDTH] {
-        [F::ZERO_ELEMENT; crate::MAX_WIDTH]
-    }
-
-    #[inline]
-    fn permute_state(&self, state: &mut [F; crate::MAX_WIDTH]) {
-        // Parameters are validated on construction: 2 <= t <= MAX_WIDTH.
-        self.permute_exact(&mut state[..self.width()]);
-    }
-}
-
-impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64> sealed::Sealed
-    for crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>
-{
-}
-
-impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> Permutation
-    for crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>
-{
-    type Field = F;
-    type State = [F; T];
-
-    #[inline]
-    fn width(&self) -> usize {
-        T
-    }
-
-    #[inline]
-    fn zero_state(&self) -> [F; T] {
-        [F::ZERO_ELEMENT; T]
-    }
-
-    #[inline]
-    fn permute_state(&self, state: &mut [F; T]) {
-        self.permute_mut(state);
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<F> sealed::Sealed for crate::poseidon1::Poseidon1<F> {}
-
-#[cfg(feature = "alloc")]
-impl<F: Field> Permutation for crate::poseidon1::Poseidon1<F> {
-    type Field = F;
-    type State = [F; crate::MAX_WIDTH];
-
-    #[inline]
-    fn width(&self) -> usize {
-        crate::poseidon1::Poseidon1::width(self)
-    }
-
-    #[inline]
-    fn zero_state(&self) -> [F; crate::MAX_WIDTH] {
-        [F::ZERO_ELEMENT; crate::MAX_WIDTH]
-    }
-
-    #[inline]
-    fn permute_state(&self, state: &mut [F; crate::MAX_WIDTH]) {
-        // Parameters are validated on construction: 2 <= t <= MAX_WIDTH.
-        self.permute_exact(&mut state[..self.width()]);
-    }
-}
+family_permutations!(
+    Poseidon2Ct<F, T, RF, RP, D>,
+    crate::Poseidon2<F>,
+    [Field + LinearLayers]
+);
+family_permutations!(
+    crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>,
+    crate::poseidon1::Poseidon1<F>,
+    [Field]
+);
