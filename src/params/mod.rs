@@ -37,6 +37,17 @@ pub const fn check_shape(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> 
     if !is_supported_width(t) {
         return Err(Error::UnsupportedWidth { t });
     }
+    check_degree_and_rounds(d, rounds_f, rounds_p)
+}
+
+/// The rules on `d`, `R_F` and `R_P` that every family's shape check shares, in this order:
+/// [`Error::UnsupportedSboxDegree`], [`Error::OddFullRounds`], [`Error::RoundsOutOfRange`],
+/// [`Error::ZeroRounds`].
+pub(crate) const fn check_degree_and_rounds(
+    d: u64,
+    rounds_f: usize,
+    rounds_p: usize,
+) -> Result<(), Error> {
     if !crate::field::is_supported_degree(d) {
         return Err(Error::UnsupportedSboxDegree { d });
     }

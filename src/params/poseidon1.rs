@@ -5,7 +5,7 @@
 
 use crate::Error;
 use crate::field::{Field, PrimeField};
-use crate::params::{MAX_ROUNDS, MAX_WIDTH, check_sbox_degree, grain::Grain};
+use crate::params::{MAX_WIDTH, check_sbox_degree, grain::Grain};
 use alloc::vec::Vec;
 
 /// How many Cauchy-matrix draws [`Poseidon1Params::generate`] tries before giving up. Every
@@ -18,7 +18,7 @@ pub const MAX_MDS_DRAWS: usize = 64;
 /// # Errors
 /// [`Error::UnsupportedWidth`] unless `2 <= t <= MAX_WIDTH` (any width: the MDS matrix is dense);
 /// [`Error::UnsupportedSboxDegree`] unless `d` is 3, 5, 7 or 11; [`Error::OddFullRounds`] for odd
-/// `R_F`; [`Error::RoundsOutOfRange`] if `R_F` or `R_P` exceeds [`MAX_ROUNDS`];
+/// `R_F`; [`Error::RoundsOutOfRange`] if `R_F` or `R_P` exceeds [`MAX_ROUNDS`](super::MAX_ROUNDS);
 /// [`Error::ZeroRounds`] if `R_F` or `R_P` is 0.
 pub const fn check_poseidon1_shape(
     t: usize,
@@ -29,19 +29,7 @@ pub const fn check_poseidon1_shape(
     if t < 2 || t > MAX_WIDTH {
         return Err(Error::UnsupportedWidth { t });
     }
-    if !crate::field::is_supported_degree(d) {
-        return Err(Error::UnsupportedSboxDegree { d });
-    }
-    if !rounds_f.is_multiple_of(2) {
-        return Err(Error::OddFullRounds { rounds_f });
-    }
-    if rounds_f > MAX_ROUNDS || rounds_p > MAX_ROUNDS {
-        return Err(Error::RoundsOutOfRange { rounds_f, rounds_p });
-    }
-    if rounds_f == 0 || rounds_p == 0 {
-        return Err(Error::ZeroRounds { rounds_f, rounds_p });
-    }
-    Ok(())
+    super::check_degree_and_rounds(d, rounds_f, rounds_p)
 }
 
 /// Everything that defines one Poseidon1 instance, with runtime width `t`: the S-box degree
