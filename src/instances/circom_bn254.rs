@@ -46,6 +46,9 @@
 //! | `InvalidInputLength` with `len != 32` | `InvalidInputLength` | `InvalidInputLength` (5) |
 //! | `InputLargerThanModulus` | `InputLargerThanModulus` | `InputLargerThanModulus` (7) |
 //!
+//! The codes are solana-poseidon's `From<PoseidonSyscallError> for u64`; with the SIMD-0129
+//! feature active the syscall returns the single code 1 for every error.
+//!
 //! light-poseidon (and so the syscall) checks each slice's length and value in turn, so for
 //! several bad slices the first reported may differ; for one bad slice the class is the same.
 
