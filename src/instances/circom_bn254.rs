@@ -54,7 +54,7 @@
 
 use crate::Error;
 use crate::field::{Field, PrimeField};
-use crate::modes::bytes::{Endianness, decode};
+use crate::modes::bytes::{Endianness, decode_inputs};
 use ark_bn254::Fr;
 
 /// The most inputs [`hash`], [`hash_with_domain_tag`] and [`hashv_bytes`] take (width 17).
@@ -197,26 +197,7 @@ pub fn hash_with_domain_tag(tag: Fr, inputs: &[Fr]) -> Result<Fr, Error> {
 /// [`Error::InputLargerThanModulus`] for the first slice encoding an integer `>= p`. The module
 /// docs map them to light-poseidon's and Solana's errors.
 pub fn hashv_bytes(endianness: Endianness, inputs: &[&[u8]]) -> Result<[u8; BYTES], Error> {
-    if inputs.is_empty() {
-        return Err(Error::EmptyInput);
-    }
-    if inputs.len() > MAX_INPUTS {
-        return Err(Error::TooManyInputs {
-            got: inputs.len(),
-            max: MAX_INPUTS,
-        });
-    }
-    if let Some((index, input)) = inputs.iter().enumerate().find(|(_, i)| i.len() != BYTES) {
-        return Err(Error::InvalidInputLength {
-            index,
-            len: input.len(),
-            expected: BYTES,
-        });
-    }
-    let mut elements = [Fr::ZERO_ELEMENT; MAX_INPUTS];
-    for (index, (slot, input)) in elements.iter_mut().zip(inputs).enumerate() {
-        *slot = decode(input, endianness).ok_or(Error::InputLargerThanModulus { index })?;
-    }
+    let elements: [Fr; MAX_INPUTS] = decode_inputs(endianness, inputs)?;
     let h = hash(&elements[..inputs.len()])?;
     let mut out = [0u8; BYTES];
     h.write_canonical_be_bytes(&mut out);

@@ -62,6 +62,38 @@ pub enum Endianness {
     LittleEndian,
 }
 
+/// The byte APIs' input rules, in this order: [`Error::EmptyInput`] for no slices,
+/// [`Error::TooManyInputs`] for more than `N`, [`Error::InvalidInputLength`] for the first slice
+/// that is not `F::BYTES` long (every length is checked before any byte is read), then
+/// [`Error::InputLargerThanModulus`] for the first slice encoding an integer `>= p`. On success
+/// the first `inputs.len()` entries hold the decoded elements, the rest are zero.
+pub(crate) fn decode_inputs<F: PrimeField, const N: usize>(
+    endianness: Endianness,
+    inputs: &[&[u8]],
+) -> Result<[F; N], Error> {
+    if inputs.is_empty() {
+        return Err(Error::EmptyInput);
+    }
+    if inputs.len() > N {
+        return Err(Error::TooManyInputs {
+            got: inputs.len(),
+            max: N,
+        });
+    }
+    if let Some((index, input)) = inputs.iter().enumerate().find(|(_, i)| i.len() != F::BYTES) {
+        return Err(Error::InvalidInputLength {
+            index,
+            len: input.len(),
+            expected: F::BYTES,
+        });
+    }
+    let mut elements = [F::ZERO_ELEMENT; N];
+    for (index, (slot, input)) in elements.iter_mut().zip(inputs).enumerate() {
+        *slot = decode(input, endianness).ok_or(Error::InputLargerThanModulus { index })?;
+    }
+    Ok(elements)
+}
+
 /// The element encoded by `bytes` (exactly `F::BYTES` long) in `endianness`, or `None` if the
 /// integer is `>= p`.
 pub(crate) fn decode<F: PrimeField>(bytes: &[u8], endianness: Endianness) -> Option<F> {
@@ -95,26 +127,7 @@ where
         );
         (bytes, outputs)
     };
-    if inputs.is_empty() {
-        return Err(Error::EmptyInput);
-    }
-    if inputs.len() > MAX_BYTE_INPUTS {
-        return Err(Error::TooManyInputs {
-            got: inputs.len(),
-            max: MAX_BYTE_INPUTS,
-        });
-    }
-    if let Some((index, input)) = inputs.iter().enumerate().find(|(_, i)| i.len() != bytes) {
-        return Err(Error::InvalidInputLength {
-            index,
-            len: input.len(),
-            expected: bytes,
-        });
-    }
-    let mut elements = [P::Field::ZERO_ELEMENT; MAX_BYTE_INPUTS];
-    for (index, (slot, input)) in elements.iter_mut().zip(inputs).enumerate() {
-        *slot = decode(input, endianness).ok_or(Error::InputLargerThanModulus { index })?;
-    }
+    let elements: [P::Field; MAX_BYTE_INPUTS] = decode_inputs(endianness, inputs)?;
 
     let mut digest = [P::Field::ZERO_ELEMENT; BYTE_OUTPUT_LEN];
     // `outputs` (= the capacity c) is below t for every width the sponge accepts; a narrower
