@@ -55,28 +55,125 @@ fn decimal(s: &str) -> Fr {
     s.parse().expect("decimal element")
 }
 
+/// Every vector of `circom_poseidon1.json` through `hash_with_domain_tag` (tag 0 where absent:
+/// `hash`) and the textbook oracle; where the vector lists the first elements of the permuted
+/// state (circomlibjs `nOut`), through the runtime permutation too.
 #[test]
 fn hash_reproduces_the_circomlib_vectors() {
-    use fast_poseidon2::instances::circom_bn254::hash;
+    use fast_poseidon2::instances::circom_bn254::{hash, hash_with_domain_tag};
+    use fast_poseidon2::poseidon1::Poseidon1;
+    let decimals = |v: &serde_json::Value| -> Vec<Fr> {
+        v.as_array()
+            .expect("array")
+            .iter()
+            .map(|x| decimal(x.as_str().expect("str")))
+            .collect()
+    };
     let file = testkit::vectors("circom_poseidon1.json");
     let vectors = file["vectors"].as_array().expect("vectors");
     for v in vectors
         .iter()
         .chain(file["frozen"].as_array().into_iter().flatten())
     {
-        let inputs: Vec<Fr> = v["inputs"]
+        let inputs = decimals(&v["inputs"]);
+        let tag = v["tag"].as_str().map_or(Fr::from(0u64), decimal);
+        let expected = decimal(v["output"].as_str().expect("output"));
+        assert_eq!(
+            hash_with_domain_tag(tag, &inputs).unwrap(),
+            expected,
+            "{}",
+            v["provenance"]
+        );
+        if v["tag"].is_null() {
+            assert_eq!(hash(&inputs).unwrap(), expected, "{}", v["provenance"]);
+        }
+        let params = generated(inputs.len() + 1);
+        assert_eq!(
+            testkit::textbook::circom_hash(&params, tag, &inputs),
+            expected,
+            "textbook: {}",
+            v["provenance"]
+        );
+        if !v["state"].is_null() {
+            let state = decimals(&v["state"]);
+            let input: Vec<Fr> = core::iter::once(tag).chain(inputs).collect();
+            let permuted = Poseidon1::new(&params)
+                .unwrap()
+                .permutation(&input)
+                .unwrap();
+            assert_eq!(permuted[..state.len()], state, "state: {}", v["provenance"]);
+        }
+    }
+}
+
+/// Firedancer's `test_poseidon.c` checks (`firedancer_poseidon.json`): every vector of 32-byte
+/// pieces through `hashv_bytes` in its endianness; the 1-byte pieces Firedancer zero-extended
+/// are rejected with `InvalidInputLength`, and zero-extended here give Firedancer's answer.
+#[test]
+fn hashv_bytes_reproduces_the_firedancer_vectors() {
+    use fast_poseidon2::instances::circom_bn254::{BYTES, hashv_bytes};
+    use fast_poseidon2::{Endianness, Error};
+    use serde_json::Value;
+    // (endianness, pieces, expected output) of one vector.
+    let parse = |v: &Value| {
+        let endianness = match v["endianness"].as_str() {
+            Some("big") => Endianness::BigEndian,
+            Some("little") => Endianness::LittleEndian,
+            other => panic!("endianness {other:?}"),
+        };
+        let pieces: Vec<Vec<u8>> = v["inputs"]
             .as_array()
             .expect("inputs")
             .iter()
-            .map(|x| decimal(x.as_str().expect("str")))
+            .map(|h| hex::decode(h.as_str().expect("str")).expect("hex"))
             .collect();
-        let expected = decimal(v["output"].as_str().expect("output"));
-        assert_eq!(hash(&inputs).unwrap(), expected, "{}", v["provenance"]);
-        let params = generated(inputs.len() + 1);
+        let output = hex::decode(v["output"].as_str().expect("output")).expect("hex");
+        (endianness, pieces, output)
+    };
+    let file = testkit::vectors("firedancer_poseidon.json");
+    let vectors = file["vectors"].as_array().expect("vectors");
+    assert_eq!(vectors.len(), 30, "every 32-byte check of the file");
+    for v in vectors {
+        let (endianness, pieces, output) = parse(v);
+        let refs: Vec<&[u8]> = pieces.iter().map(Vec::as_slice).collect();
         assert_eq!(
-            testkit::textbook::circom_hash(&params, Fr::from(0u64), &inputs),
-            expected,
-            "textbook: {}",
+            hashv_bytes(endianness, &refs).unwrap().as_slice(),
+            output,
+            "{}",
+            v["provenance"]
+        );
+    }
+    let short = file["short_inputs"]["vectors"].as_array().expect("short");
+    assert_eq!(short.len(), 2);
+    for v in short {
+        let (endianness, pieces, output) = parse(v);
+        let refs: Vec<&[u8]> = pieces.iter().map(Vec::as_slice).collect();
+        assert_eq!(
+            hashv_bytes(endianness, &refs),
+            Err(Error::InvalidInputLength {
+                index: 0,
+                len: 1,
+                expected: BYTES
+            }),
+            "{}",
+            v["provenance"]
+        );
+        let extended: Vec<[u8; BYTES]> = pieces
+            .iter()
+            .map(|p| {
+                let mut x = [0u8; BYTES];
+                match endianness {
+                    Endianness::BigEndian => x[BYTES - p.len()..].copy_from_slice(p),
+                    Endianness::LittleEndian => x[..p.len()].copy_from_slice(p),
+                }
+                x
+            })
+            .collect();
+        let refs: Vec<&[u8]> = extended.iter().map(|x| x.as_slice()).collect();
+        assert_eq!(
+            hashv_bytes(endianness, &refs).unwrap().as_slice(),
+            output,
+            "zero-extended: {}",
             v["provenance"]
         );
     }
