@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Writes a unified diff of the lines of src/ (at HEAD) last changed by the commits of a range,
+for `cargo mutants --in-diff` (through `MUTANTS_ARGS`), so that a mutation run covers exactly
+the code a change wrote, wherever later commits moved it.
+
+    scripts/mutants_lines.py c54ffde..520c6bf > target/renovation-lines.diff
+    MUTANTS_ARGS="--in-diff $PWD/target/renovation-lines.diff" scripts/mutants.sh core ct batch
+
+Each kept line is one hunk `@@ -n,0 +n,1 @@` holding that line as `git blame` shows it at HEAD.
+`scripts/mutants.sh` rewrites the `simd_only! { items: ... }` block of src/simd/mod.rs in its
+scratch copy (same line count); the lines of that block are written here as rewritten, so the
+diff matches the scratch tree.
+"""
+import re
+import subprocess
+import sys
+
+
+def git(*args):
+    return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout
+
+
+def main():
+    if len(sys.argv) != 2 or ".." not in sys.argv[1]:
+        sys.exit("usage: scripts/mutants_lines.py BASE..TIP")
+    commits = set(git("rev-list", sys.argv[1]).split())
+    files = git("ls-files", "src/").split()
+    out = []
+    for path in files:
+        if not path.endswith(".rs"):
+            continue
+        sha, lines = None, []
+        for row in git("blame", "--line-porcelain", "HEAD", "--", path).split("\n"):
+            if re.match(r"^[0-9a-f]{40} ", row):
+                sha = row.split()[0]
+            elif row.startswith("\t"):
+                lines.append((sha, row[1:]))
+        if path == "src/simd/mod.rs":
+            text = [line for _, line in lines]
+            start = text.index("simd_only! { items:")
+            cfg = "#[cfg(fast_poseidon2_simd)]"
+            for k, new in enumerate([cfg, "mod avx512_ifma;", cfg, "mod goldilocks;"]):
+                lines[start + k] = (lines[start + k][0], new)
+        kept = [(n, line) for n, (sha, line) in enumerate(lines, 1) if sha in commits]
+        if kept:
+            out.append(f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}")
+            out.extend(f"@@ -{n},0 +{n},1 @@\n+{line}" for n, line in kept)
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
