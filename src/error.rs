@@ -52,8 +52,12 @@ pub enum Error {
         /// The permutation's width `t`.
         expected: usize,
     },
-    /// The width `t` is not supported: Poseidon2 is defined here for t = 2, 3 and multiples of 4
-    /// up to [`crate::MAX_WIDTH`] (paper section 5.1; the reference accepts the same shapes).
+    /// The width `t` is not supported by the call that returned it. Poseidon2 parameters: t = 2,
+    /// 3 and multiples of 4 up to [`crate::MAX_WIDTH`] (paper section 5.1; the reference accepts
+    /// the same shapes). Poseidon1 parameters and MDS checks: `2 <= t <= MAX_WIDTH`. Merkle
+    /// compression, batch compression and Merkle trees: a width with room for at least two child
+    /// digests besides the capacity ([`crate::modes::merkle_arity`]; e.g. not t = 2 on BN254, not
+    /// t < 8 on Goldilocks). Each function's `# Errors` section says which rule it applies.
     UnsupportedWidth {
         /// The rejected width.
         t: usize,
@@ -145,11 +149,12 @@ pub enum Error {
         /// The declared input length.
         declared: usize,
     },
-    /// A flat batch buffer's length is not a multiple of the width `t`.
+    /// A flat buffer's length is not a multiple of its unit: the width `t` for a batch of
+    /// states, the group size for a batch compression, the digest length `D` for Merkle leaves.
     InvalidBatchLength {
         /// The buffer's length.
         len: usize,
-        /// The permutation's width `t`.
+        /// The unit the length must be a multiple of (the name is historical).
         width: usize,
     },
     /// A streaming sponge was asked for more output elements than it declared up front (the
@@ -279,8 +284,10 @@ impl fmt::Display for Error {
             }
             Error::UnsupportedWidth { t } => write!(
                 f,
-                "width t = {t} is not supported (t = 2, 3 or a multiple of 4 up to {})",
-                crate::MAX_WIDTH
+                "width t = {t} is not supported by this call (Poseidon2: t = 2, 3 or a multiple \
+                 of 4 up to {max}; Poseidon1: 2 to {max}; compression and Merkle trees: room for \
+                 two child digests)",
+                max = crate::MAX_WIDTH
             ),
             Error::UnsupportedSboxDegree { d } => {
                 write!(f, "S-box degree d = {d} is not supported (3, 5, 7 or 11)")
@@ -343,7 +350,8 @@ impl fmt::Display for Error {
             Error::InvalidBatchLength { len, width } => {
                 write!(
                     f,
-                    "batch buffer of {len} elements is not a multiple of width {width}"
+                    "buffer of {len} elements is not a whole number of {width}-element units \
+                     (states, compression groups or digests)"
                 )
             }
             Error::SqueezeOverflow { declared } => {

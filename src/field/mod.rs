@@ -161,7 +161,7 @@ pub trait PrimeField: Field {
     /// wrong or the integer is `>= p` (never reduced).
     fn from_canonical_be_bytes(bytes: &[u8]) -> Option<Self>;
 
-    /// The integer encoded big-endian by `bytes` (any length up to `Self::BYTES`), reduced mod p.
+    /// The integer encoded big-endian by `bytes` (any length; the empty slice is 0), reduced mod p.
     fn from_be_bytes_reduced(bytes: &[u8]) -> Self;
 
     /// Writes the canonical integer big-endian into `out[..Self::BYTES]`.

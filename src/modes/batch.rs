@@ -53,7 +53,7 @@ where
         states.extend_from_slice(children);
         states.resize(states.len() + t - group, P::Field::ZERO_ELEMENT);
     }
-    perm.permute_states(&mut states);
+    perm.permute_whole_states(&mut states);
     let mut digests = Vec::with_capacity(groups * digest);
     for state in states.chunks_exact(t) {
         digests.extend_from_slice(&state[..digest]);
@@ -68,7 +68,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// `self.permutation(&states[i])`. Any length works (0 included): whole groups of 8 states
     /// run on the SIMD backend when there is one, the rest on the scalar path.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        self.permute_states(states.as_flattened_mut());
+        self.permute_whole_states(states.as_flattened_mut());
     }
 
     /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one, so every
@@ -110,15 +110,7 @@ impl<F: Field + LinearLayers> Poseidon2<F> {
     /// [`Error::InvalidBatchLength`] if `states.len()` is not a multiple of `t`; nothing is
     /// permuted then.
     pub fn permute_batch(&self, states: &mut [F]) -> Result<(), Error> {
-        let t = self.width();
-        if !states.len().is_multiple_of(t) {
-            return Err(Error::InvalidBatchLength {
-                len: states.len(),
-                width: t,
-            });
-        }
-        self.permute_states(states);
-        Ok(())
+        self.permute_states(states)
     }
 }
 

@@ -41,6 +41,7 @@ mod sponge;
 
 pub use sponge::Sponge;
 
+use crate::Error;
 use crate::field::{Field, PrimeField};
 use crate::poseidon2::batch_cache::BatchBackend;
 use crate::poseidon2::ct::Poseidon2Ct;
@@ -126,14 +127,18 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A Poseidon2 permutation as the modes see it: a width `t` and an in-place permutation of a
-/// stack-held state. Implemented by [`Poseidon2Ct`] and [`crate::Poseidon2`]; sealed. Every
-/// implementor also permutes many states at once ([`BatchPermutation`], its supertrait).
+/// A permutation as the modes see it: a width `t` and an in-place permutation of a stack-held
+/// state. Implemented by both families' types, [`Poseidon2Ct`] and [`crate::Poseidon2`]
+/// (Poseidon2), [`crate::poseidon1::ct::Poseidon1Ct`] and [`crate::poseidon1::Poseidon1`]
+/// (Poseidon1); sealed. Every implementor also permutes many states at once
+/// ([`BatchPermutation`], its supertrait). The modes built on it (sponge, compression, Merkle
+/// trees, byte API) are this crate's constructions on either family; circom's hash is
+/// [`crate::instances::circom_bn254::hash`], not the sponge over a Poseidon1 instance.
 pub trait Permutation: sealed::Sealed + BatchPermutation<<Self as Permutation>::Field> {
     /// The field the permutation runs over.
     type Field: Field;
-    /// The state buffer: `[F; T]` for [`Poseidon2Ct`], `[F; MAX_WIDTH]` for
-    /// [`crate::Poseidon2`]. Only the first [`Permutation::width`] elements are the state.
+    /// The state buffer: `[F; T]` for the const-generic types, `[F; MAX_WIDTH]` for the
+    /// runtime-width ones. Only the first [`Permutation::width`] elements are the state.
     type State: Copy + core::fmt::Debug + AsRef<[Self::Field]> + AsMut<[Self::Field]>;
 
     /// The width `t`, at most the state buffer's length.
@@ -146,14 +151,39 @@ pub trait Permutation: sealed::Sealed + BatchPermutation<<Self as Permutation>::
     fn permute_state(&self, state: &mut Self::State);
 }
 
-/// The batch half of a [`Permutation`] over the field `F`: many width-`t` states at once, on the
-/// batch backends ([`crate::batch_backend`]). Implemented by [`Poseidon2Ct`] and
-/// [`crate::Poseidon2`] where the batch kernels are bound to them; sealed. The modes' batch
-/// methods (`permute_batch`, `compress_batch`, Merkle roots, `MerkleBuilder`) run on it.
+/// The batch half of a [`Permutation`] over the field `F`: many width-`t` states at once.
+/// Implemented by the same four types; sealed. Poseidon2 batches run on the fastest batch
+/// backend of the CPU ([`crate::batch_backend`]), Poseidon1 batches on the portable path (no
+/// SIMD kernel has its round structure yet). The modes' batch methods (`permute_batch`,
+/// `compress_batch`, Merkle roots, `MerkleBuilder`) run on it.
 pub trait BatchPermutation<F>: sealed::Sealed {
-    /// Permutes every width-`t` state of the flat buffer `states` (a whole number of states) on
-    /// the fastest batch backend this CPU has, across threads with the `parallel` feature.
-    fn permute_states(&self, states: &mut [F]);
+    /// Permutes every width-`t` state of the flat buffer `states` (state `i` is
+    /// `states[i * t..(i + 1) * t]`; any number of states, 0 included), across threads with the
+    /// `parallel` feature.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBatchLength`] if `states.len()` is not a multiple of `t`; nothing is
+    /// permuted then.
+    fn permute_states(&self, states: &mut [F]) -> Result<(), Error> {
+        let t = self.batch_width();
+        if !states.len().is_multiple_of(t) {
+            return Err(Error::InvalidBatchLength {
+                len: states.len(),
+                width: t,
+            });
+        }
+        self.permute_whole_states(states);
+        Ok(())
+    }
+
+    /// The width `t` of the states [`Self::permute_states`] takes.
+    #[doc(hidden)]
+    fn batch_width(&self) -> usize;
+
+    /// [`Self::permute_states`] for a buffer the caller knows to hold whole states (any
+    /// trailing partial state is left untouched).
+    #[doc(hidden)]
+    fn permute_whole_states(&self, states: &mut [F]);
 
     /// Testing hook: [`Self::permute_states`] on `backend` instead of the best one. Returns
     /// `false`, and permutes nothing, if `backend` does not run `F` on this CPU and build.

@@ -145,10 +145,10 @@ where
     }
 
     /// Fills `out` with the next `out.len()` output elements, permuting between `rate`-element
-    /// blocks. An empty `out` changes nothing.
+    /// blocks. Once the declared input is absorbed, an empty `out` changes nothing.
     ///
     /// # Errors
-    /// [`Error::IncompleteAbsorb`] before the declared input length has been absorbed;
+    /// [`Error::IncompleteAbsorb`] before (an empty `out` included) the declared input length has been absorbed;
     /// [`Error::SqueezeOverflow`] if this would take the total past the declared output length.
     /// Nothing is squeezed then and the sponge stays usable.
     pub fn squeeze(&mut self, out: &mut [P::Field]) -> Result<(), Error> {

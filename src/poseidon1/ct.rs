@@ -135,6 +135,6 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// `self.permutation(&states[i])`), on the portable path, across threads with the
     /// `parallel` feature.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        crate::modes::BatchPermutation::permute_states(self, states.as_flattened_mut());
+        crate::modes::BatchPermutation::permute_whole_states(self, states.as_flattened_mut());
     }
 }

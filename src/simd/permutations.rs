@@ -67,8 +67,12 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     BatchPermutation<F> for Poseidon2Ct<F, T, RF, RP, D>
 {
+    fn batch_width(&self) -> usize {
+        T
+    }
+
     #[inline]
-    fn permute_states(&self, states: &mut [F]) {
+    fn permute_whole_states(&self, states: &mut [F]) {
         self.with_batch(states.len() / T, |batch| {
             run_batch::<F, D>(states, T, batch)
         });
@@ -112,8 +116,12 @@ impl<F: Field + LinearLayers> crate::Poseidon2<F> {
 
 #[cfg(feature = "alloc")]
 impl<F: Field + LinearLayers> BatchPermutation<F> for crate::Poseidon2<F> {
+    fn batch_width(&self) -> usize {
+        self.width()
+    }
+
     #[inline]
-    fn permute_states(&self, states: &mut [F]) {
+    fn permute_whole_states(&self, states: &mut [F]) {
         let batch = self.batch(states.len() / self.width());
         self.run_batch(states, batch);
     }
@@ -154,7 +162,12 @@ fn run_portable<F: Field>(states: &mut [F], t: usize, permute: impl Fn(&mut [F])
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> BatchPermutation<F>
     for crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>
 {
-    fn permute_states(&self, states: &mut [F]) {
+    fn batch_width(&self) -> usize {
+        T
+    }
+
+    #[inline]
+    fn permute_whole_states(&self, states: &mut [F]) {
         run_portable(states, T, |state| {
             if let Ok(state) = <&mut [F; T]>::try_from(state) {
                 self.permute_mut(state);
@@ -166,14 +179,19 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> B
         if backend != BatchBackend::Portable {
             return false;
         }
-        self.permute_states(states);
+        self.permute_whole_states(states);
         true
     }
 }
 
 #[cfg(feature = "alloc")]
 impl<F: Field> BatchPermutation<F> for crate::poseidon1::Poseidon1<F> {
-    fn permute_states(&self, states: &mut [F]) {
+    fn batch_width(&self) -> usize {
+        self.width()
+    }
+
+    #[inline]
+    fn permute_whole_states(&self, states: &mut [F]) {
         run_portable(states, self.width(), |state| self.permute_exact(state));
     }
 
@@ -181,7 +199,7 @@ impl<F: Field> BatchPermutation<F> for crate::poseidon1::Poseidon1<F> {
         if backend != BatchBackend::Portable {
             return false;
         }
-        self.permute_states(states);
+        self.permute_whole_states(states);
         true
     }
 }

@@ -424,3 +424,30 @@ fn goldilocks_widths_below_two_digests_have_no_compression() {
     );
     assert_eq!(perm.merkle_root_digests(&[leaf, leaf]).err(), unsupported);
 }
+
+/// The public batch hook `BatchPermutation::permute_states` rejects a buffer that is not a whole
+/// number of states on all four permutation types, and leaves it untouched (it used to permute
+/// the whole states and skip the tail silently).
+#[test]
+fn permute_states_rejects_a_partial_state() {
+    use fast_poseidon2::instances::circom_bn254;
+    use fast_poseidon2::modes::BatchPermutation;
+    fn check(perm: &impl BatchPermutation<Fr>, t: usize) {
+        for len in [1, t + 1, 2 * t + t - 1] {
+            let mut states: Vec<Fr> = (0..len as u64).map(Fr::from).collect();
+            let before = states.clone();
+            assert_eq!(
+                perm.permute_states(&mut states),
+                Err(Error::InvalidBatchLength { len, width: t })
+            );
+            assert_eq!(states, before, "len {len}: nothing is permuted");
+        }
+        let mut whole = vec![Fr::from(1u64); 2 * t];
+        assert_eq!(perm.permute_states(&mut whole), Ok(()));
+        assert_ne!(whole, vec![Fr::from(1u64); 2 * t]);
+    }
+    check(&bn254::ct::t3(), 3);
+    check(bn254::poseidon2_t4(), 4);
+    check(&circom_bn254::ct::t3(), 3);
+    check(circom_bn254::poseidon1_t5(), 5);
+}
