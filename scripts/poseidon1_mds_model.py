@@ -7,7 +7,7 @@
 # (src/params/security/mds_matrix.rs), so that the two can be compared. It printed the draw
 # counts and matrices the redraw tests of tests/math/security.rs carry.
 #
-# Run: python3 scripts/poseidon1_mds_model.py            (the cases the tests carry)
+# Run: python3 scripts/poseidon1_mds_model.py            (the redraw cases the tests carry)
 #      python3 scripts/poseidon1_mds_model.py search     (every small case with a rejected draw)
 #      python3 scripts/poseidon1_mds_model.py exhaustive (literal algorithms vs the shortcut)
 import itertools
@@ -186,13 +186,14 @@ def literal(m, p):
 
 def generate(p, t, rf, rp, max_draws=1024):
     """Round constants, then draws of 2t reduced values until one gives a Cauchy matrix the three
-    algorithms accept. Returns (draws, [rejecting algorithm per valid Cauchy draw], matrix)."""
+    algorithms accept (at most max_draws, the crate's MAX_MDS_DRAWS). Returns every Cauchy draw
+    as (draw number, 0 or the first rejecting algorithm, matrix), the accepted one last."""
     n = p.bit_length()
     block = grain(n, t, rf, rp)
     for _ in range((rf + rp) * t):
         while block() >= p:
             pass
-    rejected = []
+    draws = []
     for draw in range(1, max_draws + 1):
         vals = [block() % p for _ in range(2 * t)]
         if len(set(vals)) != 2 * t:
@@ -201,14 +202,14 @@ def generate(p, t, rf, rp, max_draws=1024):
         if any((x + y) % p == 0 for x in xs for y in ys):
             continue
         m = [[pow(x + y, p - 2, p) for y in ys] for x in xs]
-        verdict = literal(m, p)
-        if verdict == 0:
-            return draw, rejected, m
-        rejected.append(verdict)
-    return max_draws, rejected, None
+        draws.append((draw, literal(m, p), m))
+        if draws[-1][1] == 0:
+            break
+    return draws
 
 
-CASES = [(257, 3, 8, 1), (257, 4, 8, 2)]
+# (p, t, R_F, R_P) of the tests' redraw cases.
+CASES = [(257, 4, 2, 3), (31, 3, 8, 2), (31, 4, 8, 1), (31, 8, 4, 2)]
 
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "cases"
@@ -218,9 +219,9 @@ if __name__ == "__main__":
                 if 2 * t > p:
                     continue
                 for rf, rp in itertools.product((2, 4, 8), (1, 2, 3)):
-                    draws, rejected, m = generate(p, t, rf, rp)
-                    if rejected:
-                        print(f"GF({p}) t={t} R_F={rf} R_P={rp}: draws={draws} rejected={rejected} M={m}")
+                    draws = generate(p, t, rf, rp)
+                    if any(verdict for _, verdict, _ in draws):
+                        print(f"GF({p}) t={t} R_F={rf} R_P={rp}: {[(d, v) for d, v, _ in draws]}")
     elif mode == "exhaustive":
         for p, t in ((3, 2), (5, 2), (7, 2), (3, 3)):
             counts = {}
@@ -234,5 +235,6 @@ if __name__ == "__main__":
             print(f"GF({p}) t={t}: invertible matrices by verdict {sorted(counts.items())}")
     else:
         for p, t, rf, rp in CASES:
-            draws, rejected, m = generate(p, t, rf, rp)
-            print(f"GF({p}) t={t} R_F={rf} R_P={rp}: draws={draws} rejected={rejected} M={m}")
+            print(f"GF({p}) t={t} R_F={rf} R_P={rp}:")
+            for draw, verdict, m in generate(p, t, rf, rp):
+                print(f"  draw {draw}: {'accepted' if verdict == 0 else f'algorithm {verdict}'}: {m}")

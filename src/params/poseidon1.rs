@@ -117,7 +117,8 @@ impl<F: Field> Poseidon1Params<F> {
     /// type's docs: `round_constants.len() == (R_F + R_P) · t`, `mds.len() == t · t`.
     ///
     /// No MDS property is checked here; [`crate::poseidon1::Poseidon1::new`] rejects a matrix
-    /// the optimized schedule cannot factor ([`Error::SingularMatrix`]).
+    /// the optimized schedule cannot factor ([`Error::SingularMatrix`]), and
+    /// [`check_mds_matrix`] runs the reference's security checks on any matrix.
     ///
     /// # Errors
     /// Everything [`check_poseidon1_shape`] rejects; [`Error::InvalidConstantsLength`] for a

@@ -12,12 +12,12 @@
 use testkit::small::{self, F3, F5, F7, F11, F13, F17, F31, F257};
 
 use ark_bn254::Fr;
+use fast_poseidon2::Error;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::params::grain::Grain;
 use fast_poseidon2::params::poseidon1::MAX_MDS_DRAWS;
 use fast_poseidon2::poseidon1::Poseidon1Params;
 use fast_poseidon2::security::check_mds_matrix;
-use fast_poseidon2::Error;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -62,7 +62,11 @@ fn kernel<F: PrimeField>(rows: &[Vec<F>], width: usize) -> Mat<F> {
     let e = rref(rows);
     let pivots: Vec<usize> = e
         .iter()
-        .map(|r| r.iter().position(|&x| x != F::ZERO_ELEMENT).expect("non-zero row"))
+        .map(|r| {
+            r.iter()
+                .position(|&x| x != F::ZERO_ELEMENT)
+                .expect("non-zero row")
+        })
         .collect();
     (0..width)
         .filter(|c| !pivots.contains(c))
@@ -142,9 +146,8 @@ fn script_algorithm_1<F: PrimeField>(m: &Mat<F>) -> bool {
     let p = small::modulus::<F>() as u64;
     for i in 1..t {
         let a = power(m, i);
-        let scalar = (0..t).all(|r| {
-            (0..t).all(|c| a[r][c] == if r == c { a[0][0] } else { F::ZERO_ELEMENT })
-        });
+        let scalar = (0..t)
+            .all(|r| (0..t).all(|c| a[r][c] == if r == c { a[0][0] } else { F::ZERO_ELEMENT }));
         if scalar {
             return false;
         }
@@ -295,7 +298,10 @@ fn mds_check_equals_the_script_on_random_matrices() {
                 .collect();
             tally(&mut counts, compare(&m));
         }
-        assert!(counts[1..].iter().all(|&c| c > 0), "GF({p}), t = {t}: {counts:?}");
+        assert!(
+            counts[1..].iter().all(|&c| c > 0),
+            "GF({p}), t = {t}: {counts:?}"
+        );
     }
     sample::<F7>(4, 400, 1);
     sample::<F11>(4, 400, 2);
@@ -346,7 +352,9 @@ fn block_triangular_matrices_fail_algorithm_2_and_their_transposes_algorithm_1()
         row[..2].fill(Fr::from(0u64));
     }
     assert_eq!(check(&upper), rejected_by(2));
-    let lower: Mat<Fr> = (0..4).map(|i| (0..4).map(|j| upper[j][i]).collect()).collect();
+    let lower: Mat<Fr> = (0..4)
+        .map(|i| (0..4).map(|j| upper[j][i]).collect())
+        .collect();
     assert_eq!(check(&lower), rejected_by(1));
 }
 
@@ -413,7 +421,12 @@ fn mds_check_rejects_bad_shapes_and_singular_matrices() {
 /// `generate`: after the `(R_F + R_P) · t` round constants, each draw is `2t` reduced values;
 /// those that give a Cauchy matrix (distinct values, no `x_i + y_j = 0`) are returned with
 /// their 1-based draw number, up to draw `limit`.
-fn cauchy_draws<F: PrimeField>(t: usize, rf: usize, rp: usize, limit: usize) -> Vec<(usize, Mat<F>)> {
+fn cauchy_draws<F: PrimeField>(
+    t: usize,
+    rf: usize,
+    rp: usize,
+    limit: usize,
+) -> Vec<(usize, Mat<F>)> {
     let mut grain = Grain::new(F::MODULUS_BITS, t, rf, rp);
     for _ in 0..(rf + rp) * t {
         grain.next_round_constant::<F>();
@@ -432,26 +445,33 @@ fn cauchy_draws<F: PrimeField>(t: usize, rf: usize, rp: usize, limit: usize) -> 
 }
 
 /// One small-field generation, from `scripts/poseidon1_mds_model.py`: the Cauchy draws
-/// `(draw, the script's verdict, M)` up to and including the accepted one.
+/// `(draw, the script's verdict, M row-major)` up to and including the accepted one.
 struct RedrawCase {
     t: usize,
     d: u64,
     rounds: (usize, usize),
-    draws: &'static [(usize, Option<u8>, &'static [&'static [u64]])],
+    draws: &'static [(usize, Option<u8>, &'static [u64])],
 }
 
 fn assert_redraws<F: PrimeField>(case: &RedrawCase) {
     let (rf, rp) = case.rounds;
     let (last, _, accepted) = *case.draws.last().expect("draws");
     let replayed = cauchy_draws::<F>(case.t, rf, rp, last);
-    assert_eq!(replayed.len(), case.draws.len(), "GF({}), t = {}", small::modulus::<F>(), case.t);
-    for ((draw, m), &(expected_draw, algorithm, rows)) in replayed.iter().zip(case.draws) {
-        assert_eq!((*draw, m), (expected_draw, &matrix::<F>(rows)));
+    assert_eq!(
+        replayed.len(),
+        case.draws.len(),
+        "GF({}), t = {}",
+        small::modulus::<F>(),
+        case.t
+    );
+    let rows = |entries: &[u64]| matrix::<F>(&entries.chunks(case.t).collect::<Vec<_>>());
+    for ((draw, m), &(expected_draw, algorithm, entries)) in replayed.iter().zip(case.draws) {
+        assert_eq!((*draw, m), (expected_draw, &rows(entries)));
         let expected = algorithm.map_or(Ok(()), rejected_by);
         assert_eq!(compare(m), expected, "draw {draw}");
     }
     let params = Poseidon1Params::<F>::generate(case.t, case.d, rf, rp).expect("generate");
-    assert_eq!(params.mds(), flat(&matrix::<F>(accepted)).as_slice());
+    assert_eq!(params.mds(), flat(&rows(accepted)).as_slice());
 }
 
 /// Small fields where the script rejects Cauchy draws, by each algorithm: `generate` skips the
@@ -464,9 +484,27 @@ fn generate_redraws_rejected_cauchy_matrices_as_the_script_does() {
         d: 3,
         rounds: (2, 3),
         draws: &[
-            (1, Some(3), &[&[30, 14, 213, 171], &[146, 139, 153, 12], &[50, 13, 158, 19], &[105, 21, 110, 28]]),
-            (2, Some(3), &[&[68, 83, 7, 173], &[93, 72, 186, 27], &[133, 241, 234, 156], &[198, 149, 15, 72]]),
-            (3, None, &[&[198, 203, 34, 256], &[27, 10, 168, 163], &[157, 71, 185, 153], &[36, 32, 6, 250]]),
+            (
+                1,
+                Some(3),
+                &[
+                    30, 14, 213, 171, 146, 139, 153, 12, 50, 13, 158, 19, 105, 21, 110, 28,
+                ],
+            ),
+            (
+                2,
+                Some(3),
+                &[
+                    68, 83, 7, 173, 93, 72, 186, 27, 133, 241, 234, 156, 198, 149, 15, 72,
+                ],
+            ),
+            (
+                3,
+                None,
+                &[
+                    198, 203, 34, 256, 27, 10, 168, 163, 157, 71, 185, 153, 36, 32, 6, 250,
+                ],
+            ),
         ],
     });
     assert_redraws::<F31>(&RedrawCase {
@@ -474,9 +512,9 @@ fn generate_redraws_rejected_cauchy_matrices_as_the_script_does() {
         d: 7,
         rounds: (8, 2),
         draws: &[
-            (1, Some(1), &[&[30, 27, 21], &[16, 6, 26], &[12, 26, 11]]),
-            (3, Some(3), &[&[21, 25, 11], &[6, 10, 7], &[30, 1, 12]]),
-            (4, None, &[&[1, 24, 14], &[7, 30, 10], &[26, 23, 5]]),
+            (1, Some(1), &[30, 27, 21, 16, 6, 26, 12, 26, 11]),
+            (3, Some(3), &[21, 25, 11, 6, 10, 7, 30, 1, 12]),
+            (4, None, &[1, 24, 14, 7, 30, 10, 26, 23, 5]),
         ],
     });
     assert_redraws::<F31>(&RedrawCase {
@@ -484,9 +522,21 @@ fn generate_redraws_rejected_cauchy_matrices_as_the_script_does() {
         d: 7,
         rounds: (8, 1),
         draws: &[
-            (5, Some(2), &[&[12, 17, 3, 22], &[8, 16, 13, 29], &[19, 2, 6, 15], &[1, 30, 7, 13]]),
-            (7, Some(1), &[&[27, 30, 2, 16], &[12, 14, 26, 27], &[16, 7, 6, 13], &[11, 22, 28, 23]]),
-            (17, None, &[&[3, 8, 9, 7], &[8, 19, 3, 27], &[19, 1, 8, 26], &[10, 17, 20, 2]]),
+            (
+                5,
+                Some(2),
+                &[12, 17, 3, 22, 8, 16, 13, 29, 19, 2, 6, 15, 1, 30, 7, 13],
+            ),
+            (
+                7,
+                Some(1),
+                &[27, 30, 2, 16, 12, 14, 26, 27, 16, 7, 6, 13, 11, 22, 28, 23],
+            ),
+            (
+                17,
+                None,
+                &[3, 8, 9, 7, 8, 19, 3, 27, 19, 1, 8, 26, 10, 17, 20, 2],
+            ),
         ],
     });
 }
@@ -497,7 +547,10 @@ fn generate_redraws_rejected_cauchy_matrices_as_the_script_does() {
 #[test]
 fn generate_reports_why_every_draw_failed() {
     let valid = cauchy_draws::<F31>(8, 4, 2, MAX_MDS_DRAWS);
-    assert_eq!(valid.iter().map(|(d, _)| *d).collect::<Vec<_>>(), [342, 732]);
+    assert_eq!(
+        valid.iter().map(|(d, _)| *d).collect::<Vec<_>>(),
+        [342, 732]
+    );
     for (_, m) in &valid {
         assert_eq!(compare(m), rejected_by(3));
     }

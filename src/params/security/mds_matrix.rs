@@ -96,10 +96,7 @@ fn first_unit_vector_is_cyclic<F: PrimeField>(a: &Matrix<F>) -> bool {
     let n = a.n;
     let mut v = vec![F::ZERO_ELEMENT; n];
     v[0] = F::ONE_ELEMENT;
-    let mut krylov = Matrix {
-        n,
-        a: v.clone(),
-    };
+    let mut krylov = Matrix { n, a: v.clone() };
     for _ in 1..n {
         v = a.apply(&v);
         krylov.a.extend_from_slice(&v);
