@@ -42,6 +42,7 @@ use core::fmt;
 /// | 27 | [`ZeroRounds`](Error::ZeroRounds) |
 /// | 28 | [`InvalidFieldBits`](Error::InvalidFieldBits) |
 /// | 29 | [`SingularMatrix`](Error::SingularMatrix) |
+/// | 30 | [`InsecureMdsMatrix`](Error::InsecureMdsMatrix) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
@@ -232,6 +233,15 @@ pub enum Error {
     /// eprint 2019/458 appendix B) is not invertible, or no Cauchy draw was valid in
     /// [`crate::params::poseidon1::MAX_MDS_DRAWS`] tries.
     SingularMatrix,
+    /// A Poseidon1 MDS matrix failed the reference's security check `algorithm_<algorithm>`
+    /// (hadeshash `generate_parameters_grain.sage`; [`crate::params::security::check_mds_matrix`]):
+    /// 1 found a non-zero `M`-invariant subspace of states with `x_0 = 0` (they never reach the
+    /// partial rounds' S-box), 2 a proper `M`-invariant subspace containing `e_0` (what that
+    /// S-box changes never leaves it), 3 such a subspace for a power `M^r`, `r = 2..=4t`.
+    InsecureMdsMatrix {
+        /// The first rejecting algorithm: 1, 2 or 3.
+        algorithm: u8,
+    },
 }
 
 impl Error {
@@ -269,6 +279,7 @@ impl Error {
             Error::ZeroRounds { .. } => 27,
             Error::InvalidFieldBits { .. } => 28,
             Error::SingularMatrix => 29,
+            Error::InsecureMdsMatrix { .. } => 30,
         }
     }
 }
@@ -406,6 +417,11 @@ impl fmt::Display for Error {
             }
             Error::SingularMatrix => f.write_str(
                 "the Poseidon1 MDS matrix or a submatrix the optimized schedule inverts is singular",
+            ),
+            Error::InsecureMdsMatrix { algorithm } => write!(
+                f,
+                "the Poseidon1 MDS matrix fails the reference's security check algorithm_{algorithm} \
+                 (an invariant subspace trail)"
             ),
         }
     }

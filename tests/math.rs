@@ -4,6 +4,8 @@
 //! - `goldilocks_instances`: the Goldilocks instances' parameters;
 //! - `small_fields`: permutations over fields small enough to enumerate;
 //! - `security`: round numbers and the internal-matrix check;
+//! - `mds_security`: the Poseidon1 MDS-matrix checks against a model of the reference's
+//!   algorithms, and the redraws of `Poseidon1Params::generate`;
 //! - `op_counts`: exact operation counts of one permutation call (Poseidon2, and the optimized
 //!   Poseidon1 schedule against the dense one).
 
@@ -12,6 +14,7 @@ mod math {
     mod field_ark;
     mod goldilocks_field;
     mod goldilocks_instances;
+    mod mds_security;
     mod op_counts;
     mod security;
     mod small_fields;

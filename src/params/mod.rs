@@ -3,6 +3,8 @@
 
 pub mod grain;
 #[cfg(feature = "alloc")]
+pub(crate) mod matrix;
+#[cfg(feature = "alloc")]
 pub mod poseidon1;
 pub mod security;
 
@@ -63,12 +65,17 @@ pub(crate) const fn check_degree_and_rounds(
     Ok(())
 }
 
+/// Whether the Poseidon1 permutation is defined here for width `t`: `2 <= t <= MAX_WIDTH` (any
+/// width: the MDS matrix is dense).
+pub(crate) const fn is_poseidon1_width(t: usize) -> bool {
+    t >= 2 && t <= MAX_WIDTH
+}
+
 /// Whether `(t, d, R_F, R_P)` is a Poseidon1 shape (see
 /// [`poseidon1::check_poseidon1_shape`]; `const` for the compile-time check of
 /// [`crate::poseidon1::ct::Poseidon1Ct`]).
 pub(crate) const fn poseidon1_shape_ok(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> bool {
-    t >= 2
-        && t <= MAX_WIDTH
+    is_poseidon1_width(t)
         && crate::field::is_supported_degree(d)
         && rounds_f.is_multiple_of(2)
         && rounds_f >= 2

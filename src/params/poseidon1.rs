@@ -5,13 +5,14 @@
 
 use crate::Error;
 use crate::field::{Field, PrimeField};
-use crate::params::{MAX_WIDTH, check_sbox_degree, grain::Grain};
+use crate::params::{check_sbox_degree, grain::Grain, security::check_mds_matrix};
 use alloc::vec::Vec;
 
-/// How many Cauchy-matrix draws [`Poseidon1Params::generate`] tries before giving up. Every
-/// circom BN254 width accepts the first draw; the bound only exists so that no input loops
-/// forever.
-pub const MAX_MDS_DRAWS: usize = 64;
+/// How many Cauchy-matrix draws (`2t` reduced values each) [`Poseidon1Params::generate`] tries
+/// before giving up. Every circom BN254 width accepts the first draw; small fields reject many
+/// (values that repeat, `x_i + y_j = 0`, the security checks). The bound only exists so that no
+/// input loops forever (the reference's loops have none: for `2t > p` they never end).
+pub const MAX_MDS_DRAWS: usize = 1024;
 
 /// Checks a Poseidon1 shape `(t, d, R_F, R_P)` independently of the field, rules in this order.
 ///
@@ -26,7 +27,7 @@ pub const fn check_poseidon1_shape(
     rounds_f: usize,
     rounds_p: usize,
 ) -> Result<(), Error> {
-    if t < 2 || t > MAX_WIDTH {
+    if !super::is_poseidon1_width(t) {
         return Err(Error::UnsupportedWidth { t });
     }
     super::check_degree_and_rounds(d, rounds_f, rounds_p)
@@ -59,17 +60,19 @@ impl<F: PrimeField> Poseidon1Params<F> {
     /// [`crate::params::grain::Grain`]); `(R_F + R_P) · t` round constants, each an `n`-bit
     /// block by rejection sampling (`< p`); then the Cauchy MDS matrix
     /// `M[i][j] = 1 / (x_i + y_j)` from `2t` further `n`-bit blocks reduced mod p
-    /// (`x = blocks[..t]`, `y = blocks[t..]`), redrawn while the `2t` values are not distinct or
-    /// some `x_i + y_j = 0`, as the script's `create_mds_p` does.
-    ///
-    /// Not run: the script's MDS security checks (its `algorithm_1`, `algorithm_2`,
-    /// `algorithm_3`, which redraw a matrix with an invariant subspace trail). Every circom BN254
-    /// width (t = 2..=17) is reproduced bit for bit with the first Cauchy draw, which those
-    /// checks accepted there (tests compare against light-poseidon 0.5.0's tables).
+    /// (`x = blocks[..t]`, `y = blocks[t..]`). The script's `generate_matrix` and `create_mds_p`
+    /// draw `2t` fresh values again whenever the `2t` values are not distinct, some
+    /// `x_i + y_j = 0`, or the matrix fails its security checks `algorithm_1`, `algorithm_2`,
+    /// `algorithm_3` ([`crate::params::security::check_mds_matrix`]); so does this function,
+    /// consuming the same Grain bits, for at most [`MAX_MDS_DRAWS`] draws. Every circom BN254
+    /// width (t = 2..=17) is reproduced bit for bit with the first draw (tests compare against
+    /// light-poseidon 0.5.0's tables).
     ///
     /// # Errors
-    /// Everything [`check_poseidon1_shape`] and [`check_sbox_degree`] reject, and
-    /// [`Error::SingularMatrix`] if no Cauchy draw is valid within [`MAX_MDS_DRAWS`] draws.
+    /// Everything [`check_poseidon1_shape`] and [`check_sbox_degree`] reject. If no draw within
+    /// [`MAX_MDS_DRAWS`] is accepted: [`Error::InsecureMdsMatrix`] from the last Cauchy matrix
+    /// the checks rejected, or [`Error::SingularMatrix`] if no draw gave a Cauchy matrix at all
+    /// (always when `2t > p`: the values cannot be distinct).
     pub fn generate(t: usize, d: u64, rounds_f: usize, rounds_p: usize) -> Result<Self, Error> {
         check_poseidon1_shape(t, d, rounds_f, rounds_p)?;
         check_sbox_degree::<F>(d)?;
@@ -77,26 +80,32 @@ impl<F: PrimeField> Poseidon1Params<F> {
         let round_constants = (0..(rounds_f + rounds_p) * t)
             .map(|_| grain.next_round_constant::<F>())
             .collect();
-        let mds = (0..MAX_MDS_DRAWS)
-            .find_map(|_| cauchy_draw(&mut grain, t))
-            .ok_or(Error::SingularMatrix)?;
-        Self::new(t, d, rounds_f, rounds_p, round_constants, mds)
+        let mut rejection = Error::SingularMatrix;
+        for _ in 0..MAX_MDS_DRAWS {
+            let Some(mds) = cauchy_draw(&mut grain, t) else {
+                continue;
+            };
+            match check_mds_matrix(t, &mds) {
+                Ok(()) => return Self::new(t, d, rounds_f, rounds_p, round_constants, mds),
+                Err(e) => rejection = e,
+            }
+        }
+        Err(rejection)
     }
 }
 
-/// One draw of the script's `create_mds_p`: `2t` reduced blocks, redrawn (all `2t`) until they
-/// are distinct; `None` if some `x_i + y_j` is zero (the script then draws again).
+/// One draw of the script's `create_mds_p`: `2t` reduced values, `x = values[..t]`,
+/// `y = values[t..]`, and the Cauchy matrix `1 / (x_i + y_j)` row-major; `None` if the values
+/// repeat or some `x_i + y_j` is zero (the script then draws `2t` values again).
 fn cauchy_draw<F: PrimeField>(grain: &mut Grain, t: usize) -> Option<Vec<F>> {
-    let values = loop {
-        let values: Vec<F> = (0..2 * t).map(|_| grain.next_reduced::<F>()).collect();
-        let distinct = values
-            .iter()
-            .enumerate()
-            .all(|(i, a)| values[..i].iter().all(|b| a != b));
-        if distinct {
-            break values;
-        }
-    };
+    let values: Vec<F> = (0..2 * t).map(|_| grain.next_reduced::<F>()).collect();
+    let distinct = values
+        .iter()
+        .enumerate()
+        .all(|(i, a)| values[..i].iter().all(|b| a != b));
+    if !distinct {
+        return None;
+    }
     let (xs, ys) = values.split_at(t);
     xs.iter()
         .flat_map(|&x| ys.iter().map(move |&y| x.add(y).inverted()))
@@ -108,7 +117,8 @@ impl<F: Field> Poseidon1Params<F> {
     /// type's docs: `round_constants.len() == (R_F + R_P) · t`, `mds.len() == t · t`.
     ///
     /// No MDS property is checked here; [`crate::poseidon1::Poseidon1::new`] rejects a matrix
-    /// the optimized schedule cannot factor ([`Error::SingularMatrix`]).
+    /// the optimized schedule cannot factor ([`Error::SingularMatrix`]), and
+    /// [`check_mds_matrix`] runs the reference's security checks on any matrix.
     ///
     /// # Errors
     /// Everything [`check_poseidon1_shape`] rejects; [`Error::InvalidConstantsLength`] for a

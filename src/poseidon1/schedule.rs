@@ -23,6 +23,7 @@
 
 use crate::Error;
 use crate::field::PrimeField;
+use crate::params::matrix::Matrix;
 use crate::params::poseidon1::Poseidon1Params;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -44,91 +45,6 @@ pub struct OptimizedSchedule<F> {
     pub pre_sparse: Vec<F>,
     /// `t · t`, row-major: the MDS matrix.
     pub mds: Vec<F>,
-}
-
-/// A dense square matrix, row-major.
-#[derive(Clone)]
-struct Matrix<F> {
-    n: usize,
-    a: Vec<F>,
-}
-
-impl<F: PrimeField> Matrix<F> {
-    fn at(&self, i: usize, j: usize) -> F {
-        self.a[i * self.n + j]
-    }
-
-    fn mul(&self, other: &Self) -> Self {
-        let n = self.n;
-        let a = (0..n * n)
-            .map(|k| {
-                let (i, j) = (k / n, k % n);
-                (0..n).fold(F::ZERO_ELEMENT, |acc, l| {
-                    acc.add(self.at(i, l).mul(other.at(l, j)))
-                })
-            })
-            .collect();
-        Matrix { n, a }
-    }
-
-    fn apply(&self, x: &[F]) -> Vec<F> {
-        (0..self.n)
-            .map(|i| (0..self.n).fold(F::ZERO_ELEMENT, |acc, j| acc.add(self.at(i, j).mul(x[j]))))
-            .collect()
-    }
-
-    /// The inverse by Gauss-Jordan elimination; `None` if singular.
-    fn inverse(&self) -> Option<Self> {
-        let n = self.n;
-        let mut a = self.a.clone();
-        let mut inv = vec![F::ZERO_ELEMENT; n * n];
-        for i in 0..n {
-            inv[i * n + i] = F::ONE_ELEMENT;
-        }
-        for col in 0..n {
-            let pivot = (col..n).find(|&r| a[r * n + col] != F::ZERO_ELEMENT)?;
-            for k in 0..n {
-                a.swap(col * n + k, pivot * n + k);
-                inv.swap(col * n + k, pivot * n + k);
-            }
-            let scale = a[col * n + col].inverted()?;
-            for k in 0..n {
-                a[col * n + k] = a[col * n + k].mul(scale);
-                inv[col * n + k] = inv[col * n + k].mul(scale);
-            }
-            for r in (0..n).filter(|&r| r != col) {
-                let factor = a[r * n + col];
-                if factor == F::ZERO_ELEMENT {
-                    continue;
-                }
-                for k in 0..n {
-                    a[r * n + k] = a[r * n + k].sub(factor.mul(a[col * n + k]));
-                    inv[r * n + k] = inv[r * n + k].sub(factor.mul(inv[col * n + k]));
-                }
-            }
-        }
-        Some(Matrix { n, a: inv })
-    }
-
-    /// The lower-right `(n-1) × (n-1)` block.
-    fn minor(&self) -> Self {
-        let n = self.n - 1;
-        let a = (0..n * n).map(|k| self.at(k / n + 1, k % n + 1)).collect();
-        Matrix { n, a }
-    }
-
-    /// `diag(1, self)`, one size larger.
-    fn bordered(&self) -> Self {
-        let n = self.n + 1;
-        let a = (0..n * n)
-            .map(|k| match (k / n, k % n) {
-                (0, 0) => F::ONE_ELEMENT,
-                (0, _) | (_, 0) => F::ZERO_ELEMENT,
-                (i, j) => self.at(i - 1, j - 1),
-            })
-            .collect();
-        Matrix { n, a }
-    }
 }
 
 /// Derives the optimized schedule of `params` (see the module docs).

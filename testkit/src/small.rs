@@ -18,6 +18,7 @@ macro_rules! small_field {
 }
 
 small_field! {
+    F3, F3Config, "3", "2";
     F5, F5Config, "5", "2";
     F7, F7Config, "7", "3";
     F11, F11Config, "11", "2";

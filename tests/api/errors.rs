@@ -184,6 +184,7 @@ fn every_variant() -> Vec<Error> {
         },
         Error::InvalidFieldBits { field_bits: 0 },
         Error::SingularMatrix,
+        Error::InsecureMdsMatrix { algorithm: 3 },
     ]
 }
 
@@ -284,6 +285,11 @@ fn new_error_variants_display_their_numbers() {
         (
             Error::SingularMatrix,
             "the Poseidon1 MDS matrix or a submatrix the optimized schedule inverts is singular",
+        ),
+        (
+            Error::InsecureMdsMatrix { algorithm: 2 },
+            "the Poseidon1 MDS matrix fails the reference's security check algorithm_2 (an \
+             invariant subspace trail)",
         ),
     ];
     for (e, text) in cases {
