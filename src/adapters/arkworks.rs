@@ -176,7 +176,12 @@ where
         left: T,
         right: T,
     ) -> Result<P::Field, ark_crypto_primitives::Error> {
-        const { assert!(P::DIGEST_LEN == 1, "the arkworks CRHs need one-element digests") };
+        const {
+            assert!(
+                P::DIGEST_LEN == 1,
+                "the arkworks CRHs need one-element digests"
+            )
+        };
         let mut out = [P::Field::ZERO_ELEMENT];
         two_to_one::<P>(&[*left.borrow()], &[*right.borrow()], &mut out);
         Ok(out[0])

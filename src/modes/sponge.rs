@@ -247,8 +247,13 @@ pub(crate) fn hash_pieces_unchecked<P: Permutation>(
     P::Field: PrimeField,
 {
     let len = pieces.iter().map(|piece| piece.len()).sum();
-    let mut sponge =
-        Sponge::with_initial_value(perm, rate, len, out.len(), length_initial_value(len, out.len()));
+    let mut sponge = Sponge::with_initial_value(
+        perm,
+        rate,
+        len,
+        out.len(),
+        length_initial_value(len, out.len()),
+    );
     for &x in pieces.iter().copied().flatten() {
         sponge.absorb_element(x);
     }
@@ -412,7 +417,10 @@ mod tests {
         for &len in &LIMITS {
             for &out in &LIMITS {
                 let mut capacity = alloc::vec![F::ZERO_ELEMENT; c];
-                write_digits(&mut capacity, length_initial_value(len as usize, out as usize));
+                write_digits(
+                    &mut capacity,
+                    length_initial_value(len as usize, out as usize),
+                );
                 for (pair, other) in &seen {
                     assert!(*other != capacity, "{pair:?} and {:?} meet", (len, out));
                 }

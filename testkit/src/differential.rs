@@ -178,7 +178,11 @@ pub fn assert_message_bytes_agree<
     let params = ct.to_params();
     let perm = |s: &[C]| textbook::permutation(&params, s);
     let expected_bytes = textbook::message_hash_bytes(&perm, T, message);
-    assert_eq!(ct.hash_message(message).to_vec(), expected_bytes, "ct vs textbook");
+    assert_eq!(
+        ct.hash_message(message).to_vec(),
+        expected_bytes,
+        "ct vs textbook"
+    );
     assert_eq!(
         flexible.hash_message(message).map(|b| b.to_vec()),
         Ok(expected_bytes),

@@ -91,12 +91,18 @@ macro_rules! arkworks_tests {
                     let input = leaf(i);
                     let mut expected = [F::from(0u64)];
                     ct.hash_into(&input, $t - 1, &mut expected).expect("valid");
-                    assert_eq!(Crh::<P>::evaluate(&(), input.as_slice()).unwrap(), expected[0]);
+                    assert_eq!(
+                        Crh::<P>::evaluate(&(), input.as_slice()).unwrap(),
+                        expected[0]
+                    );
                     let (l, r) = (F::from(i), F::from(i + 7));
                     assert_eq!(TwoToOneCrh::<P>::compress(&(), l, r).unwrap(), node(l, r));
                     assert_eq!(TwoToOneCrh::<P>::evaluate(&(), &l, &r).unwrap(), node(l, r));
                 }
-                assert!(Crh::<P>::evaluate(&(), &[][..]).is_err(), "empty input is an error");
+                assert!(
+                    Crh::<P>::evaluate(&(), &[][..]).is_err(),
+                    "empty input is an error"
+                );
                 assert!(Crh::<P>::setup(&mut rand::thread_rng()).is_ok());
                 assert!(TwoToOneCrh::<P>::setup(&mut rand::thread_rng()).is_ok());
             }
@@ -104,26 +110,45 @@ macro_rules! arkworks_tests {
             #[test]
             fn a_64_leaf_merkle_tree_verifies_every_path_and_rejects_tampering() {
                 let leaves: Vec<Vec<F>> = (0..64).map(leaf).collect();
-                let tree = MerkleTree::<MerkleConfig<P>>::new(&(), &(), leaves.iter().map(|l| l.as_slice()))
-                    .expect("64 leaves");
+                let tree = MerkleTree::<MerkleConfig<P>>::new(
+                    &(),
+                    &(),
+                    leaves.iter().map(|l| l.as_slice()),
+                )
+                .expect("64 leaves");
                 let root = tree.root();
                 for (i, l) in leaves.iter().enumerate() {
                     let path = tree.generate_proof(i).expect("index in range");
-                    assert!(path.verify(&(), &(), &root, l.as_slice()).unwrap(), "leaf {i}");
+                    assert!(
+                        path.verify(&(), &(), &root, l.as_slice()).unwrap(),
+                        "leaf {i}"
+                    );
                     let mut tampered = l.clone();
                     tampered[0] += F::from(1u64);
-                    assert!(!path.verify(&(), &(), &root, tampered.as_slice()).unwrap(), "tampered {i}");
-                    assert!(!path.verify(&(), &(), &F::from(0u64), l.as_slice()).unwrap(), "wrong root {i}");
+                    assert!(
+                        !path.verify(&(), &(), &root, tampered.as_slice()).unwrap(),
+                        "tampered {i}"
+                    );
+                    assert!(
+                        !path.verify(&(), &(), &F::from(0u64), l.as_slice()).unwrap(),
+                        "wrong root {i}"
+                    );
                 }
                 // The root is the binary tree of `node` over the leaf digests.
-                let mut level: Vec<F> = leaves.iter().map(|l| Crh::<P>::evaluate(&(), l.as_slice()).unwrap()).collect();
+                let mut level: Vec<F> = leaves
+                    .iter()
+                    .map(|l| Crh::<P>::evaluate(&(), l.as_slice()).unwrap())
+                    .collect();
                 while level.len() > 1 {
                     level = level.chunks(2).map(|pair| node(pair[0], pair[1])).collect();
                 }
                 assert_eq!(root, level[0]);
                 // At t = 3 that is the crate's own `merkle_root`.
                 if $t == 3 {
-                    let digests: Vec<F> = leaves.iter().map(|l| Crh::<P>::evaluate(&(), l.as_slice()).unwrap()).collect();
+                    let digests: Vec<F> = leaves
+                        .iter()
+                        .map(|l| Crh::<P>::evaluate(&(), l.as_slice()).unwrap())
+                        .collect();
                     assert_eq!(Ok(root), $module::$getter().merkle_root(&digests));
                 }
             }
@@ -138,7 +163,15 @@ macro_rules! arkworks_tests {
                     vec![Ok(xs(1)), Err(1)],
                     vec![Ok(xs($t - 1)), Err(1)],
                     vec![Ok(xs(2 * $t + 1)), Err(2 * $t + 3)],
-                    vec![Ok(xs(2)), Err(1), Ok(xs(3)), Err(2), Err(5), Ok(xs(1)), Err(1)],
+                    vec![
+                        Ok(xs(2)),
+                        Err(1),
+                        Ok(xs(3)),
+                        Err(2),
+                        Err(5),
+                        Ok(xs(1)),
+                        Err(1),
+                    ],
                 ];
                 for transcript in transcripts {
                     let mut sponge = Sponge::<P>::new(&());
@@ -149,7 +182,11 @@ macro_rules! arkworks_tests {
                             Err(n) => outputs.extend(sponge.squeeze_native_field_elements(*n)),
                         }
                     }
-                    assert_eq!(outputs, duplex_model(&perm, $t, &transcript), "{transcript:?}");
+                    assert_eq!(
+                        outputs,
+                        duplex_model(&perm, $t, &transcript),
+                        "{transcript:?}"
+                    );
                 }
             }
 
@@ -177,7 +214,11 @@ macro_rules! arkworks_tests {
                     be.reverse();
                     be
                 };
-                let expected_bytes: Vec<u8> = elements.iter().flat_map(|x| le(x)[..31].to_vec()).take(70).collect();
+                let expected_bytes: Vec<u8> = elements
+                    .iter()
+                    .flat_map(|x| le(x)[..31].to_vec())
+                    .take(70)
+                    .collect();
                 assert_eq!(bytes, expected_bytes);
                 let n = (<F as PrimeField>::MODULUS_BITS - 1) as usize;
                 let expected_bits: Vec<bool> = elements

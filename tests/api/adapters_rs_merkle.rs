@@ -49,12 +49,24 @@ fn proofs_verify_and_reject_tampering<P: Instance>() {
         for indices in index_sets(n) {
             let proven: Vec<[u8; 32]> = indices.iter().map(|&i| leaves[i]).collect();
             let proof = tree.proof(&indices);
-            assert!(proof.verify(root, &indices, &proven, n), "{} n = {n} {indices:?}", P::NAME);
+            assert!(
+                proof.verify(root, &indices, &proven, n),
+                "{} n = {n} {indices:?}",
+                P::NAME
+            );
             let parsed = MerkleProof::<Hasher<P>>::try_from(proof.to_bytes()).expect("parse");
-            assert!(parsed.verify(root, &indices, &proven, n), "{} parsed", P::NAME);
+            assert!(
+                parsed.verify(root, &indices, &proven, n),
+                "{} parsed",
+                P::NAME
+            );
             let mut tampered = proven.clone();
             tampered[0] = Hasher::<P>::hash(b"not a leaf");
-            assert!(!proof.verify(root, &indices, &tampered, n), "{} tampered", P::NAME);
+            assert!(
+                !proof.verify(root, &indices, &tampered, n),
+                "{} tampered",
+                P::NAME
+            );
         }
     }
 }
@@ -97,7 +109,10 @@ macro_rules! rs_merkle_tests {
                 let (l, r) = (Hasher::<P>::hash(b"left"), Hasher::<P>::hash(b"right"));
                 assert_eq!(Hasher::<P>::concat_and_hash(&l, Some(&r)), node(&l, &r));
                 assert_eq!(Hasher::<P>::concat_and_hash(&l, None), l);
-                assert_ne!(Hasher::<P>::concat_and_hash(&l, Some(&r)), Hasher::<P>::concat_and_hash(&r, Some(&l)));
+                assert_ne!(
+                    Hasher::<P>::concat_and_hash(&l, Some(&r)),
+                    Hasher::<P>::concat_and_hash(&r, Some(&l))
+                );
             }
 
             /// For 1 to 33 leaves the rs_merkle root is the level-by-level tree of `node`, an odd
@@ -109,13 +124,22 @@ macro_rules! rs_merkle_tests {
                 let flexible = $module::$getter();
                 let binary = $group / $digest == 2;
                 for n in 1..=33usize {
-                    let leaves: Vec<[u8; 32]> = (0..n).map(|i| Hasher::<P>::hash(&[i as u8; 5])).collect();
-                    let root = MerkleTree::<Hasher<P>>::from_leaves(&leaves).root().expect("non-empty");
+                    let leaves: Vec<[u8; 32]> =
+                        (0..n).map(|i| Hasher::<P>::hash(&[i as u8; 5])).collect();
+                    let root = MerkleTree::<Hasher<P>>::from_leaves(&leaves)
+                        .root()
+                        .expect("non-empty");
                     let mut level = leaves.clone();
                     while level.len() > 1 {
                         level = level
                             .chunks(2)
-                            .map(|pair| if let [l, r] = pair { node(l, r) } else { pair[0] })
+                            .map(|pair| {
+                                if let [l, r] = pair {
+                                    node(l, r)
+                                } else {
+                                    pair[0]
+                                }
+                            })
                             .collect();
                     }
                     assert_eq!(root, level[0], "{n} leaves");
@@ -123,7 +147,9 @@ macro_rules! rs_merkle_tests {
                         .iter()
                         .map(|h| decode::<F>(h).try_into().expect("D elements"))
                         .collect();
-                    let crate_root = flexible.merkle_root_digests::<$digest>(&digests).map(|r| encode(&r));
+                    let crate_root = flexible
+                        .merkle_root_digests::<$digest>(&digests)
+                        .map(|r| encode(&r));
                     if binary && n.is_power_of_two() {
                         assert_eq!(crate_root, Ok(root), "{n} leaves");
                     } else if n > 1 {
@@ -136,7 +162,6 @@ macro_rules! rs_merkle_tests {
             fn multi_leaf_proofs_verify_and_reject_a_tampered_leaf() {
                 proofs_verify_and_reject_tampering::<P>();
             }
-
         }
     };
 }
@@ -152,7 +177,9 @@ fn an_odd_node_is_carried_up_where_the_crate_pairs_it_with_zero() {
     use fast_poseidon2::instances::bn254::{self, Bn254T3};
     type H = Hasher<Bn254T3>;
     let leaves = [H::hash(b"a"), H::hash(b"b"), H::hash(b"c")];
-    let root = MerkleTree::<H>::from_leaves(&leaves).root().expect("non-empty");
+    let root = MerkleTree::<H>::from_leaves(&leaves)
+        .root()
+        .expect("non-empty");
     let ab = H::concat_and_hash(&leaves[0], Some(&leaves[1]));
     assert_eq!(root, H::concat_and_hash(&ab, Some(&leaves[2])));
     let c0 = H::concat_and_hash(&leaves[2], Some(&[0u8; 32]));
@@ -184,7 +211,10 @@ fn a_non_canonical_hash_is_read_reduced_mod_p() {
     }
     assert_eq!(carry, 0);
     let r = H::hash(b"r");
-    assert_eq!(H::concat_and_hash(&shifted, Some(&r)), H::concat_and_hash(&x, Some(&r)));
+    assert_eq!(
+        H::concat_and_hash(&shifted, Some(&r)),
+        H::concat_and_hash(&x, Some(&r))
+    );
     // 2^256 - 1, far above p, acts as its residue.
     let residue: Fr = ark_ff::PrimeField::from_be_bytes_mod_order(&[0xff; 32]);
     assert_eq!(

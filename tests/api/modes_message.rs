@@ -43,8 +43,16 @@ macro_rules! message_tests {
                 let (ct, flexible) = (&$ct, $flexible);
                 let k = chunk_bytes(ct.internal_diagonal_minus_one());
                 for len in lengths(k, $t - $digest) {
-                    assert_message_agrees::<_, _, $t, _, _, _, $digest>(ct, flexible, &pattern(len));
-                    assert_message_agrees::<_, _, $t, _, _, _, $digest>(ct, flexible, &vec![0; len]);
+                    assert_message_agrees::<_, _, $t, _, _, _, $digest>(
+                        ct,
+                        flexible,
+                        &pattern(len),
+                    );
+                    assert_message_agrees::<_, _, $t, _, _, _, $digest>(
+                        ct,
+                        flexible,
+                        &vec![0; len],
+                    );
                 }
             }
 
@@ -58,9 +66,16 @@ macro_rules! message_tests {
                     let mut message = pattern(len);
                     let h = ct.hash_message(&message);
                     message.push(0);
-                    assert_ne!(h, ct.hash_message(&message), "pattern of {len} bytes ‖ 0x00");
+                    assert_ne!(
+                        h,
+                        ct.hash_message(&message),
+                        "pattern of {len} bytes ‖ 0x00"
+                    );
                     // The all-zero messages of every length are pairwise distinct.
-                    assert!(seen.insert(ct.hash_message(&vec![0; len])), "zeros of {len} bytes");
+                    assert!(
+                        seen.insert(ct.hash_message(&vec![0; len])),
+                        "zeros of {len} bytes"
+                    );
                 }
             }
 
@@ -76,7 +91,8 @@ macro_rules! message_tests {
                     .map(PrimeField::from_be_bytes_reduced)
                     .collect::<Vec<_>>();
                 let mut sponge = [PrimeField::from_be_bytes_reduced(&[]); $digest];
-                ct.hash_into(&elements, $t - $digest, &mut sponge).expect("valid shape");
+                ct.hash_into(&elements, $t - $digest, &mut sponge)
+                    .expect("valid shape");
                 assert_ne!(ct.hash_message_elements::<$digest>(&message), sponge);
             }
         }
@@ -98,8 +114,8 @@ mod circom {
     fn poseidon1_instances_equal_the_textbook_model_over_poseidon1() {
         let ct = &circom_bn254::ct::T3;
         let runtime = circom_bn254::poseidon1_t3();
-        let params = Poseidon1Params::<Fr>::generate(3, 5, 8, circom_bn254::ROUNDS_P[1])
-            .expect("generate");
+        let params =
+            Poseidon1Params::<Fr>::generate(3, 5, 8, circom_bn254::ROUNDS_P[1]).expect("generate");
         let perm = |s: &[Fr]| poseidon1_permutation(&params, s);
         for len in lengths(31, 2) {
             let message = pattern(len);
@@ -128,9 +144,8 @@ fn runtime_errors_are_the_documented_ones() {
     use fast_poseidon2::instances::bn254;
     use fast_poseidon2::{Error, Poseidon2, Poseidon2Params};
 
-    let narrow = Poseidon2::new(
-        Poseidon2Params::<GoldilocksFast>::generate(4, 7, 8, 22).expect("generate"),
-    );
+    let narrow =
+        Poseidon2::new(Poseidon2Params::<GoldilocksFast>::generate(4, 7, 8, 22).expect("generate"));
     assert_eq!(
         narrow.hash_message(b"abc"),
         Err(Error::InsufficientCapacity {
@@ -150,7 +165,10 @@ fn runtime_errors_are_the_documented_ones() {
             expected: 1
         })
     );
-    assert_eq!(perm.hash_message(b"abc"), Ok(bn254::ct::t3().hash_message(b"abc")));
+    assert_eq!(
+        perm.hash_message(b"abc"),
+        Ok(bn254::ct::t3().hash_message(b"abc"))
+    );
 }
 
 /// Frozen answers of this crate's own definition (computed by this crate when the mode was
@@ -160,11 +178,7 @@ fn runtime_errors_are_the_documented_ones() {
 fn frozen_answers_do_not_change() {
     use fast_poseidon2::instances::{bn254, goldilocks};
     let messages: [&[u8]; 3] = [b"", b"abc", &[0u8; 62]];
-    let expected: [(&str, &str); 3] = [
-        ("TODO", "TODO"),
-        ("TODO", "TODO"),
-        ("TODO", "TODO"),
-    ];
+    let expected: [(&str, &str); 3] = [("TODO", "TODO"), ("TODO", "TODO"), ("TODO", "TODO")];
     let actual: Vec<(String, String)> = messages
         .iter()
         .map(|m| {
