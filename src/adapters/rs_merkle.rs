@@ -19,9 +19,9 @@
 //! `merkle_root_digests` over the decoded `h_i` exactly when no level has an odd node: `n` a
 //! power of two (1 included: one leaf is its own root in both). For other `n` they differ (three
 //! leaves: rs_merkle `node(node(a, b), c)`, the crate `node(node(a, b), node(c, 0))`), and they
-//! differ for every `n > 1` where the crate's tree is wider (t = 4, 8, 12 on BN254 and
-//! BLS12-381: `t - 1` children per node) or absent (t = 2). rs_merkle gives no root for no
-//! leaves; the crate's `merkle_root` returns [`crate::Error::EmptyInput`].
+//! differ for every `n > 2` where the crate's tree is wider (t = 4, 8, 12 on BN254 and
+//! BLS12-381: `t - 1` children per node; one or two leaves agree), and at t = 2 the crate has
+//! no tree. rs_merkle gives no root for no leaves; the crate's `merkle_root` returns [`crate::Error::EmptyInput`].
 //!
 //! # Hashes that are not canonical
 //! rs_merkle hands back whatever 32 bytes a proof carries. A field element's bytes encoding an
