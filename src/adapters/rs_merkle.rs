@@ -1,4 +1,4 @@
-//! [`rs_merkle`](::rs_merkle) 1.5's [`Hasher`](::rs_merkle::Hasher) for every shipped
+//! [`rs_merkle`] 1.5's [`Hasher`](::rs_merkle::Hasher) for every shipped
 //! instance: `rs_merkle::MerkleTree<Hasher<Bn254T3>>` builds Poseidon2 trees, proofs and
 //! multi-proofs.
 //!
