@@ -36,7 +36,9 @@
 //! - `hash` / `hash_into` and the streaming [`modes::Sponge`]: a length-declared sponge whose
 //!   BN254 t = 4, rate 3 output is Noir's `Poseidon2::hash` (see `docs/compat.md`);
 //! - `hashv_bytes` / `hash_bytes_be` / `hash_bytes_le`: the byte API a hashing syscall wraps
-//!   (canonical encodings only, all lengths checked first, no allocation).
+//!   (canonical encodings only, all lengths checked first, no allocation);
+//! - `hash_message` / `hash_message_elements` ([`modes::message`]): any byte string (a file, a
+//!   JSON leaf, the empty string) to one digest, injectively, without allocating.
 //!
 //! # Batches
 //! `permute_batch` (both types), `compress_batch` and `merkle_root` hash many independent states
@@ -63,10 +65,14 @@
 //! - `parallel`: batches split across threads with rayon; implies `std`.
 //! - `alloc`: [`Poseidon2`], [`Poseidon2Params`] and generation.
 //! - `bn254`, `bls12-381`, `goldilocks` (default): the shipped instances of each field.
+//! - `arkworks`: [`adapters::arkworks`], ark-crypto-primitives 0.6's CRH, Merkle-tree and sponge
+//!   traits for the BN254 and BLS12-381 instances; implies `alloc`.
+//! - `rs_merkle`: [`adapters::rs_merkle`], rs_merkle 1.5's `Hasher` for every shipped instance.
 //!
 //! Without default features the crate is `no_std` and offers the field traits and
 //! [`ct::Poseidon2Ct`].
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -84,6 +90,9 @@ extern crate std;
 // kernel-form tables) is in `poseidon2::batch_cache` and each field's kernel data in
 // `field::kernel_form`, the modes run batches through their `BatchPermutation` trait, and
 // `simd` alone detects the CPU, fills the cache and implements that trait for both types.
+#[cfg(any(feature = "arkworks", feature = "rs_merkle"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "arkworks", feature = "rs_merkle"))))]
+pub mod adapters;
 mod error;
 pub mod field;
 pub mod instances;
@@ -121,3 +130,8 @@ pub use simd::batch_backend;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// `docs/adapters.md`'s code blocks, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/adapters.md")]
+struct AdaptersDoctests;

@@ -20,9 +20,52 @@ pub mod goldilocks;
 #[cfg(any(feature = "bn254", feature = "bls12-381", feature = "goldilocks"))]
 mod tables;
 
+use crate::field::PrimeField;
+use crate::modes::{Permutation, digest_len};
+use crate::poseidon2::linear::LinearLayers;
+
+/// A shipped Poseidon2 instance as a type: its type alias (e.g. [`bn254::Bn254T3`], the
+/// const-generic [`crate::poseidon2::ct::Poseidon2Ct`] with that instance's `t`, `R_F`, `R_P`,
+/// `d`) implements it, and [`Instance::get`] returns the one shipped permutation of that shape.
+/// Code generic over an instance (the [`crate::adapters`]) takes a type parameter
+/// `P: Instance` and needs no value: a zero-sized wrapper such as `Hasher<Bn254T3>` names the
+/// whole hash.
+///
+/// Implemented by every instance of `bn254`, `bls12-381` and `goldilocks` (the registry of
+/// `cargo run -p xtask -- gen-params`, through the generated instance declarations); not by the
+/// circom Poseidon1 instances, whose hash is circom's. Only this crate implements it (its
+/// supertrait [`Permutation`] is sealed).
+///
+/// ```
+/// # #[cfg(feature = "bn254")] {
+/// use fast_poseidon2::instances::{Instance, bn254::Bn254T3};
+/// assert_eq!(Bn254T3::NAME, "BN254 t = 3");
+/// assert_eq!((Bn254T3::WIDTH, Bn254T3::RATE, Bn254T3::CAPACITY, Bn254T3::DIGEST_LEN), (3, 2, 1, 1));
+/// assert_eq!(*Bn254T3::get(), fast_poseidon2::instances::bn254::ct::T3);
+/// # }
+/// ```
+pub trait Instance:
+    Permutation<Field: PrimeField + LinearLayers> + Sized + Send + Sync + 'static
+{
+    /// The field's and width's name, e.g. `"BN254 t = 3"`, `"Goldilocks t = 12"`.
+    const NAME: &'static str;
+    /// The width `t`.
+    const WIDTH: usize;
+    /// The digest length `D` in elements, `ceil(248 / MODULUS_BITS)` ([`digest_len`]): 1 on
+    /// BN254 and BLS12-381, 4 on Goldilocks.
+    const DIGEST_LEN: usize = digest_len::<Self::Field>();
+    /// The secure sponge capacity `c = D` in elements (README, "Secure by default").
+    const CAPACITY: usize = Self::DIGEST_LEN;
+    /// The secure sponge rate `t - c` (every shipped width is above `c`).
+    const RATE: usize = Self::WIDTH - Self::CAPACITY;
+
+    /// The shipped permutation, in static memory (the instance's `ct` const).
+    fn get() -> &'static Self;
+}
+
 #[cfg(any(feature = "bn254", feature = "bls12-381", feature = "goldilocks"))]
-/// Declares one field's instances: the `ct` consts and constructors, the cached getters and the
-/// type aliases.
+/// Declares one field's instances: the `ct` consts and constructors, the cached getters, the
+/// type aliases and their [`Instance`] implementations.
 ///
 /// Arguments: the field, the S-box degree, `R_F`, the generated table module, then one
 /// `(t, R_P, CONST, ct_fn, getter, Alias)` tuple per width; `CONST` names both the table in the
@@ -41,6 +84,17 @@ macro_rules! declare_instances {
             #[doc = concat!("The ", $name, " Poseidon2 permutation with t = ", stringify!($t),
                 ", R_F = ", stringify!($rf), ", R_P = ", stringify!($rp), ", d = ", stringify!($d), ".")]
             pub type $alias = $crate::poseidon2::ct::Poseidon2Ct<$field, $t, $rf, $rp, $d>;
+
+            impl $crate::instances::Instance for $alias {
+                const NAME: &'static str = concat!($name, " t = ", stringify!($t));
+                const WIDTH: usize = $t;
+
+                #[inline]
+                fn get() -> &'static Self {
+                    static INSTANCE: $alias = ct::$const;
+                    &INSTANCE
+                }
+            }
         )*
 
         /// The permutations as `const` values and their constructors: nothing is computed or

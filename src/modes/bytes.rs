@@ -43,6 +43,7 @@
 
 use crate::Error;
 use crate::field::{Field, MAX_FIELD_BYTES, PrimeField};
+use crate::modes::sponge::secure_rate;
 use crate::modes::{Permutation, Sponge, digest_len};
 use crate::poseidon2::linear::LinearLayers;
 
@@ -118,33 +119,54 @@ fn hashv_bytes<P: Permutation>(
 where
     P::Field: PrimeField,
 {
-    let (bytes, outputs) = const {
-        let bytes = <P::Field as PrimeField>::BYTES;
-        let outputs = digest_len::<P::Field>();
+    let outputs = digest_len::<P::Field>();
+    let elements: [P::Field; MAX_BYTE_INPUTS] = decode_inputs(endianness, inputs)?;
+
+    let mut digest = [P::Field::ZERO_ELEMENT; BYTE_OUTPUT_LEN];
+    // A permutation too narrow for the capacity gets `InsufficientCapacity` from `Sponge::new`.
+    let rate = secure_rate(perm);
+    let mut sponge = Sponge::new(perm, rate, inputs.len(), outputs)?;
+    sponge.absorb(&elements[..inputs.len()])?;
+    sponge.squeeze(&mut digest[..outputs])?;
+    Ok(write_digest(&digest[..outputs], endianness))
+}
+
+/// The `D` elements of a digest ([`digest_len`]) written canonically in `endianness`, one after
+/// the other: 32 bytes. A field whose `D` elements do not encode to exactly 32 bytes is a
+/// compile-time error.
+pub(crate) fn write_digest<F: PrimeField>(
+    digest: &[F],
+    endianness: Endianness,
+) -> [u8; BYTE_OUTPUT_LEN] {
+    let bytes = const {
+        let bytes = F::BYTES;
+        let outputs = digest_len::<F>();
         assert!(
             bytes >= 1 && outputs <= BYTE_OUTPUT_LEN && outputs * bytes == BYTE_OUTPUT_LEN,
             "the byte API needs a field whose digest (D elements) encodes to 32 bytes"
         );
-        (bytes, outputs)
+        bytes
     };
-    let elements: [P::Field; MAX_BYTE_INPUTS] = decode_inputs(endianness, inputs)?;
-
-    let mut digest = [P::Field::ZERO_ELEMENT; BYTE_OUTPUT_LEN];
-    // `outputs` (= the capacity c) is below t for every width the sponge accepts; a narrower
-    // permutation gets `InsufficientCapacity` from `Sponge::new` (rate 0 is reported as such).
-    let rate = perm.width().saturating_sub(outputs).max(1);
-    let mut sponge = Sponge::new(perm, rate, inputs.len(), outputs)?;
-    sponge.absorb(&elements[..inputs.len()])?;
-    sponge.squeeze(&mut digest[..outputs])?;
-
     let mut out = [0u8; BYTE_OUTPUT_LEN];
-    for (chunk, y) in out.chunks_exact_mut(bytes).zip(&digest) {
+    for (chunk, y) in out.chunks_exact_mut(bytes).zip(digest) {
         y.write_canonical_be_bytes(chunk);
         if endianness == Endianness::LittleEndian {
             chunk.reverse();
         }
     }
-    Ok(out)
+    out
+}
+
+/// The integer encoded big-endian by `bytes` (any length), reduced mod p: 8-byte limbs combined
+/// in base `2^64` (Horner's rule), without allocating.
+pub(crate) fn element_from_be<F: PrimeField>(bytes: &[u8]) -> F {
+    let limb = |b: &[u8]| b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
+    let two_64 = F::from_u64(1 << 32).squared();
+    let (head, rest) = bytes.split_at(bytes.len() % 8);
+    rest.chunks_exact(8)
+        .fold(F::from_u64(limb(head)), |acc, l| {
+            acc.mul(two_64).add(F::from_u64(limb(l)))
+        })
 }
 
 /// Adds `hashv_bytes`, `hash_bytes_be` and `hash_bytes_le` to a permutation type.

@@ -1,5 +1,6 @@
-//! Hashing modes built on the permutation: Merkle compression (`compress`, `compress_digests`)
-//! and the length-declared sponge ([`Sponge`], `hash`, `hash_into`).
+//! Hashing modes built on the permutation: Merkle compression (`compress`, `compress_digests`),
+//! the length-declared sponge ([`Sponge`], `hash`, `hash_into`) and the message hash of any
+//! byte string (`hash_message`, [`message`]).
 //!
 //! # Security: one rule for every field
 //! The modes target 128-bit security. A field of `n = MODULUS_BITS` bits carries
@@ -26,6 +27,19 @@
 //! - `D > 1` (Goldilocks): 2 children, `perm(l ‖ r ‖ 0 …)[..D]`, the rule of Plonky3's
 //!   `TruncatedPermutation<_, 2, D, t>`; it needs `t >= 2D`.
 //!
+//! # Domain separation: the capacity's starting value
+//! Every sponge mode starts from a zero rate and a capacity holding one integer `v`, written in
+//! base `2^b`, `b = min(n - 1, 128)` (one element on BN254 and BLS12-381); no two share one:
+//!
+//! | mode | `v` |
+//! |---|---|
+//! | sponge `hash` of `len >= 1` elements to `out` elements (and the byte API) | `len · 2^64 + (out - 1)`: low 64 bits at most `2^64 - 2` |
+//! | `hash_message` of `L` bytes ([`message`]) | `L · 2^64 + (2^64 - 1)`: low 64 bits all ones |
+//! | the arkworks duplex sponge (feature `arkworks`) | 1 |
+//!
+//! The Merkle compression keeps zero lanes instead (`v = 0` on BN254 and BLS12-381; on
+//! Goldilocks the children may fill the whole state, and the truncation is the capacity).
+//!
 //! Both permutation types run every mode through the small [`Permutation`] trait, so each mode is
 //! written once: [`crate::poseidon2::ct::Poseidon2Ct`] keeps its state in `[F; T]`,
 //! [`crate::Poseidon2`] in a `[F; MAX_WIDTH]` stack buffer of which the first `t` elements are
@@ -37,8 +51,10 @@ pub mod bytes;
 pub(crate) mod compress;
 #[cfg(feature = "alloc")]
 pub mod merkle;
-mod sponge;
+pub mod message;
+pub(crate) mod sponge;
 
+pub use message::message_chunk_bytes;
 pub use sponge::Sponge;
 
 use crate::Error;

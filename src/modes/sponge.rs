@@ -90,27 +90,38 @@ where
         input_len: usize,
         output_len: usize,
     ) -> Result<Self, Error> {
-        let width = perm.width();
         if input_len == 0 {
             return Err(Error::EmptyInput);
         }
-        if rate == 0 || rate >= width {
-            return Err(Error::InvalidRate { rate, width });
-        }
-        let bits = <P::Field as PrimeField>::MODULUS_BITS;
-        let capacity = width - rate;
-        if capacity < security_elements(bits) {
-            return Err(Error::InsufficientCapacity {
-                capacity_bits: capacity as u32 * bits,
-                required_bits: REQUIRED_BITS,
-            });
-        }
+        check_rate::<P::Field>(perm.width(), rate)?;
         if output_len == 0 {
             return Err(Error::ZeroOutputs);
         }
+        Ok(Self::with_initial_value(
+            perm,
+            rate,
+            input_len,
+            output_len,
+            length_initial_value(input_len, output_len),
+        ))
+    }
+
+    /// A sponge whose capacity holds `initial_value` (written as the module docs' step 1 writes
+    /// `v`) instead of the length-declaring value. No checks: the caller has checked the rate
+    /// ([`check_rate`]) and gives `input_len, output_len >= 1`. The message hash starts here.
+    pub(crate) fn with_initial_value(
+        perm: &'a P,
+        rate: usize,
+        input_len: usize,
+        output_len: usize,
+        initial_value: u128,
+    ) -> Self {
         let mut state = perm.zero_state();
-        write_initial_value(&mut state.as_mut()[rate..width], input_len, output_len);
-        Ok(Sponge {
+        // `check_rate` guarantees room for every digit: `c >= ceil(248 / n)` elements hold
+        // `c · (n - 1) >= 248 - c >= 128` bits for every `n >= 3` (for `n <= 2`, `c >= 124`
+        // exceeds every supported width).
+        write_digits(&mut state.as_mut()[rate..perm.width()], initial_value);
+        Sponge {
             perm,
             state,
             rate,
@@ -118,7 +129,7 @@ where
             output_len,
             absorbed: 0,
             squeezed: 0,
-        })
+        }
     }
 
     /// Adds `inputs` into the state, permuting after every full `rate`-element chunk and after
@@ -134,14 +145,21 @@ where
             });
         }
         for &x in inputs {
-            let lane = &mut self.state.as_mut()[self.absorbed % self.rate];
-            *lane = lane.add(x);
-            self.absorbed += 1;
-            if self.absorbed.is_multiple_of(self.rate) || self.absorbed == self.input_len {
-                self.perm.permute_state(&mut self.state);
-            }
+            self.absorb_element(x);
         }
         Ok(())
+    }
+
+    /// Adds one element (the caller stays within the declared input length), permuting after
+    /// a full chunk and after the last element.
+    #[inline]
+    pub(crate) fn absorb_element(&mut self, x: P::Field) {
+        let lane = &mut self.state.as_mut()[self.absorbed % self.rate];
+        *lane = lane.add(x);
+        self.absorbed += 1;
+        if self.absorbed.is_multiple_of(self.rate) || self.absorbed == self.input_len {
+            self.perm.permute_state(&mut self.state);
+        }
     }
 
     /// Fills `out` with the next `out.len()` output elements, permuting between `rate`-element
@@ -163,6 +181,13 @@ where
                 declared: self.output_len,
             });
         }
+        self.squeeze_unchecked(out);
+        Ok(())
+    }
+
+    /// [`Self::squeeze`] without its checks: the caller has absorbed the declared input and
+    /// stays within the declared output length.
+    pub(crate) fn squeeze_unchecked(&mut self, out: &mut [P::Field]) {
         for y in out {
             let lane = self.squeezed % self.rate;
             if lane == 0 && self.squeezed != 0 {
@@ -171,22 +196,72 @@ where
             *y = self.state.as_ref()[lane];
             self.squeezed += 1;
         }
-        Ok(())
     }
 }
 
-/// Writes `v = len · 2^64 + (out - 1)` into `capacity` (the module docs' step 1). `out >= 1`.
-///
-/// The capacity check before it guarantees room for every digit: `c >= ceil(248 / n)` elements
-/// hold `c · (n - 1) >= 248 - c >= 128` bits for every `n >= 3` (for `n <= 2`, `c >= 124`
-/// exceeds every supported width).
-fn write_initial_value<F: PrimeField>(capacity: &mut [F], len: usize, out: usize) {
-    // usize is at most 64 bits on every supported target, so `v` is exact.
-    write_digits(capacity, ((len as u128) << 64) | (out as u128 - 1));
+/// The rate `t - D` of the modes that keep the minimum secure capacity `D` (the byte API, the
+/// message hash); 1 if `t <= D`, which [`check_rate`] then reports as
+/// [`Error::InsufficientCapacity`].
+pub(crate) fn secure_rate<P: Permutation>(perm: &P) -> usize
+where
+    P::Field: PrimeField,
+{
+    perm.width()
+        .saturating_sub(security_elements(<P::Field as PrimeField>::MODULUS_BITS))
+        .max(1)
+}
+
+/// The rate checks of every sponge over a width-`width` permutation, in this order:
+/// [`Error::InvalidRate`] unless `1 <= rate < width`; [`Error::InsufficientCapacity`] if
+/// `width - rate` elements carry fewer than [`REQUIRED_BITS`] bits.
+pub(crate) fn check_rate<F: PrimeField>(width: usize, rate: usize) -> Result<(), Error> {
+    if rate == 0 || rate >= width {
+        return Err(Error::InvalidRate { rate, width });
+    }
+    let bits = F::MODULUS_BITS;
+    let capacity = width - rate;
+    if capacity < security_elements(bits) {
+        return Err(Error::InsufficientCapacity {
+            capacity_bits: capacity as u32 * bits,
+            required_bits: REQUIRED_BITS,
+        });
+    }
+    Ok(())
+}
+
+/// `v = len · 2^64 + (out - 1)`, the module docs' step 1, for `out >= 1`. usize is at most 64
+/// bits on every supported target, so `v` is exact; its low 64 bits are at most `2^64 - 2`.
+fn length_initial_value(len: usize, out: usize) -> u128 {
+    ((len as u128) << 64) | (out as u128 - 1)
+}
+
+/// `hash_into` of the concatenation of `pieces`, for callers that have checked the shape
+/// (`rate` by [`check_rate`], at least one input element, `out` non-empty): infallible.
+#[cfg(any(feature = "arkworks", feature = "rs_merkle"))]
+pub(crate) fn hash_pieces_unchecked<P: Permutation>(
+    perm: &P,
+    rate: usize,
+    pieces: &[&[P::Field]],
+    out: &mut [P::Field],
+) where
+    P::Field: PrimeField,
+{
+    let len = pieces.iter().map(|piece| piece.len()).sum();
+    let mut sponge = Sponge::with_initial_value(
+        perm,
+        rate,
+        len,
+        out.len(),
+        length_initial_value(len, out.len()),
+    );
+    for &x in pieces.iter().copied().flatten() {
+        sponge.absorb_element(x);
+    }
+    sponge.squeeze_unchecked(out);
 }
 
 /// One-shot hash into `out` through a [`Sponge`].
-fn hash_into<P: Permutation>(
+pub(crate) fn hash_into<P: Permutation>(
     perm: &P,
     inputs: &[P::Field],
     rate: usize,
@@ -342,7 +417,10 @@ mod tests {
         for &len in &LIMITS {
             for &out in &LIMITS {
                 let mut capacity = alloc::vec![F::ZERO_ELEMENT; c];
-                write_initial_value(&mut capacity, len as usize, out as usize);
+                write_digits(
+                    &mut capacity,
+                    length_initial_value(len as usize, out as usize),
+                );
                 for (pair, other) in &seen {
                     assert!(*other != capacity, "{pair:?} and {:?} meet", (len, out));
                 }
@@ -374,7 +452,7 @@ mod tests {
     #[test]
     fn bn254_initial_value_is_one_element_len_times_two_to_the_64_plus_out_minus_one() {
         let mut capacity = [ark_bn254::Fr::ZERO_ELEMENT; 1];
-        write_initial_value(&mut capacity, 5, 3);
+        write_digits(&mut capacity, length_initial_value(5, 3));
         let two_64 = ark_bn254::Fr::from_u64(1 << 32).squared();
         assert_eq!(
             capacity[0],

@@ -161,6 +161,66 @@ pub fn assert_bytes_agree<
     );
 }
 
+/// `hash_message` on both paths equals the textbook message hash of `message` (as bytes) over
+/// the instance's textbook permutation; returns the textbook digest elements.
+pub fn assert_message_bytes_agree<
+    C: PrimeField + LinearLayers,
+    A: PrimeField + LinearLayers,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    ct: &Poseidon2Ct<C, T, RF, RP, D>,
+    flexible: &Poseidon2<A>,
+    message: &[u8],
+) -> Vec<C> {
+    let params = ct.to_params();
+    let perm = |s: &[C]| textbook::permutation(&params, s);
+    let expected_bytes = textbook::message_hash_bytes(&perm, T, message);
+    assert_eq!(
+        ct.hash_message(message).to_vec(),
+        expected_bytes,
+        "ct vs textbook"
+    );
+    assert_eq!(
+        flexible.hash_message(message).map(|b| b.to_vec()),
+        Ok(expected_bytes),
+        "runtime vs textbook"
+    );
+    textbook::message_hash(&perm, T, message)
+}
+
+/// [`assert_message_bytes_agree`], and `hash_message_elements` (`N` = the field's digest
+/// length) on both paths equal the textbook digest elements.
+pub fn assert_message_agrees<
+    C: PrimeField + LinearLayers,
+    A: PrimeField + LinearLayers + From<C>,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+    const N: usize,
+>(
+    ct: &Poseidon2Ct<C, T, RF, RP, D>,
+    flexible: &Poseidon2<A>,
+    message: &[u8],
+) {
+    let expected = assert_message_bytes_agree(ct, flexible, message);
+    assert_eq!(
+        ct.hash_message_elements::<N>(message).to_vec(),
+        expected,
+        "ct elements vs textbook"
+    );
+    assert_eq!(
+        flexible
+            .hash_message_elements::<N>(message)
+            .map(|e| e.to_vec()),
+        Ok(lift::<C, A>(&expected)),
+        "runtime elements vs textbook"
+    );
+}
+
 /// For the batch `states` (each `T` elements): `permute_batch` on both paths equals the
 /// textbook permutation of each state; the runtime `compress_batch` of the states' first
 /// `merkle_arity · D` elements equals the textbook compression of each group; the Merkle root

@@ -1,7 +1,7 @@
 //! The textbook Poseidon2 permutation, written straight from the paper (eprint 2023/323,
 //! sections 5.1-5.3) with dense `t x t` matrices and generic exponentiation: no layer
 //! shortcuts, no S-box chains. The crate's fast paths are checked against it. The one oracle
-//! of the tests, the fuzz targets and Miri: permutation, compression, sponge, byte API, Merkle
+//! of the tests, the fuzz targets and Miri: permutation, compression, sponge, message hash, byte API, Merkle
 //! root.
 
 use fast_poseidon2::Poseidon2Params;
@@ -151,19 +151,75 @@ pub fn sponge<F: PrimeField>(
     let mut state = vec![F::ZERO_ELEMENT; rate];
     let iv = ((inputs.len() as u128) << 64) + (out as u128 - 1);
     state.extend(digits::<F>(iv, t - rate));
+    absorb_squeeze(&|s| permutation(params, s), state, inputs, rate, out)
+}
+
+/// From `state`: add each `rate`-chunk of `inputs` (the last may be shorter) and permute;
+/// output `state[..rate]`, permuting between blocks, until `out` elements.
+fn absorb_squeeze<F: PrimeField>(
+    perm: &dyn Fn(&[F]) -> Vec<F>,
+    mut state: Vec<F>,
+    inputs: &[F],
+    rate: usize,
+    out: usize,
+) -> Vec<F> {
     for chunk in inputs.chunks(rate) {
         for (s, &x) in state.iter_mut().zip(chunk) {
             *s = s.add(x);
         }
-        state = permutation(params, &state);
+        state = perm(&state);
     }
     let mut output = state[..rate].to_vec();
     while output.len() < out {
-        state = permutation(params, &state);
+        state = perm(&state);
         output.extend_from_slice(&state[..rate]);
     }
     output.truncate(out);
     output
+}
+
+/// The message hash (`src/modes/message.rs` docs) over any width-`t` permutation `perm`:
+/// `k = floor((n - 1) / 8)`-byte chunks, each a big-endian integer (built byte by byte,
+/// `x · 256 + b`); state zero but the capacity (`D` elements from `state[t - D]` on), which holds
+/// `L · 2^64 + (2^64 - 1)` as [`digits`]; the empty message permutes that state once; otherwise
+/// the chunks are absorbed at rate `t - D`; `D` elements out.
+pub fn message_hash<F: PrimeField>(
+    perm: &dyn Fn(&[F]) -> Vec<F>,
+    t: usize,
+    message: &[u8],
+) -> Vec<F> {
+    let k = ((F::MODULUS_BITS - 1) / 8) as usize;
+    let d = digest_len::<F>();
+    let elements: Vec<F> = message
+        .chunks(k)
+        .map(|chunk| {
+            chunk.iter().fold(F::ZERO_ELEMENT, |acc, &b| {
+                acc.mul(F::from_u64(256)).add(F::from_u64(u64::from(b)))
+            })
+        })
+        .collect();
+    let iv = ((message.len() as u128) << 64) + u128::from(u64::MAX);
+    let mut state = vec![F::ZERO_ELEMENT; t - d];
+    state.extend(digits::<F>(iv, d));
+    if message.is_empty() {
+        state = perm(&state);
+    }
+    absorb_squeeze(perm, state, &elements, t - d, d)
+}
+
+/// [`message_hash`]'s elements written canonically big-endian, one after the other.
+pub fn message_hash_bytes<F: PrimeField>(
+    perm: &dyn Fn(&[F]) -> Vec<F>,
+    t: usize,
+    message: &[u8],
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    for x in message_hash(perm, t, message) {
+        let mut bytes = vec![0u8; F::BYTES];
+        x.write_canonical_be_bytes(&mut bytes);
+        out.extend(bytes);
+    }
+    out
 }
 
 /// The byte API (the byte-API case list of `docs/compat.md`, `src/modes/bytes.rs` docs), with acceptance decided by
