@@ -1,7 +1,7 @@
 //! Zero heap allocations, counted by a global allocator, on every shipped instance: constructing
 //! the ct permutation (`ct::tN()`), the ct permutation, ct and flexible `compress_digests`,
-//! `hash_into` and the static `hash`, the streaming `Sponge`, and `hashv_bytes`, on both
-//! permutation types; and every circom BN254 Poseidon1 API (`hash`, `hash_with_domain_tag`, the
+//! `hash_into` and the static `hash`, the streaming `Sponge`, `hashv_bytes` and the message hash
+//! (`hash_message`, `hash_message_elements`), on both permutation types; and every circom BN254 Poseidon1 API (`hash`, `hash_with_domain_tag`, the
 //! byte API, both permutation types, batches, the sponge over them).
 #![cfg(feature = "std")]
 
@@ -92,7 +92,8 @@ fn check_no_allocations<
     let bytes = [[0u8; 32]; 3];
     let byte_inputs: [&[u8]; 3] = core::array::from_fn(|i| &bytes[i][..C::BYTES]);
 
-    let checks: [(&str, &dyn Fn()); 11] = [
+    let message = [0x5au8; 200];
+    let checks: [(&str, &dyn Fn()); 14] = [
         ("ct permutation", &|| {
             black_box(ct.permutation(black_box(&ct_state)));
         }),
@@ -140,6 +141,15 @@ fn check_no_allocations<
         }),
         ("rejected hashv_bytes", &|| {
             black_box(flexible.hash_bytes_be(black_box(&[&bytes[0][..]; 17]))).unwrap_err();
+        }),
+        ("ct hash_message", &|| {
+            black_box(ct.hash_message(black_box(&message)));
+        }),
+        ("ct hash_message_elements", &|| {
+            black_box(ct.hash_message_elements::<DIGEST>(black_box(&message[..31])));
+        }),
+        ("flexible hash_message", &|| {
+            black_box(flexible.hash_message(black_box(&message)).unwrap());
         }),
     ];
     for (name, f) in checks {
