@@ -281,7 +281,10 @@ impl<C: MontConfig<N>, const N: usize> PrimeField for Fp<MontBackend<C, N>, N> {
         Self::from_be_bytes_mod_order(bytes)
     }
     fn write_canonical_be_bytes(self, out: &mut [u8]) {
-        write_bigint_be(&self.into_bigint(), &mut out[..Self::BYTES]);
+        // ark's `into_bigint` is the same reduction, unrolled for up to 12 limbs in every
+        // crate that instantiates it for a field; this loop compiles to the same code.
+        let canonical = montgomery::from_montgomery(&self.0.0, &C::MODULUS.0, C::INV);
+        write_bigint_be(&BigInt(canonical), &mut out[..Self::BYTES]);
     }
 }
 

@@ -128,6 +128,27 @@ pub(crate) fn reduce(x: [u64; 4], p: &[u64; 4]) -> [u64; 4] {
     sub_p(&x, p).0
 }
 
+/// The canonical integer `x` of the Montgomery form `a = x · 2^(64 N) mod p`, for `a < p`:
+/// `N` reduction steps, each adding the multiple `k · p` (`k = t_0 · inv`, `inv = -p^-1 mod
+/// 2^64`) that clears the low limb and shifting one limb out. The result is
+/// `(a + m p) / 2^(64 N)` for some `m < 2^(64 N)`, below `(p + 2^(64 N) p) / 2^(64 N) < p + 1`,
+/// and equal to `p` only for `a ≡ 0`, i.e. `a = 0`: it is canonical with no final subtraction.
+/// Each step's running value is below `2^64 (p + 1)`, so the carry out of its top limb is the
+/// new top limb.
+#[inline]
+pub(crate) fn from_montgomery<const N: usize>(a: &[u64; N], p: &[u64; N], inv: u64) -> [u64; N] {
+    let mut r = *a;
+    for _ in 0..N {
+        let k = r[0].wrapping_mul(inv);
+        let (_, mut carry) = mac(r[0], k, p[0], 0);
+        for j in 1..N {
+            (r[j - 1], carry) = mac(r[j], k, p[j], carry);
+        }
+        r[N - 1] = carry;
+    }
+    r
+}
+
 /// `acc + a · b + carry` as (low, high) words; never overflows 128 bits.
 #[inline(always)]
 fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {

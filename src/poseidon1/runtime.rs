@@ -121,8 +121,9 @@ impl<F: Field> Poseidon1<F> {
         Ok(())
     }
 
-    /// Permutes `state`, whose length the caller guarantees to be `t`.
-    #[inline]
+    /// Permutes `state`, whose length the caller guarantees to be `t`. Not inlined, as the
+    /// const-generic `permute_mut`: one copy of the drivers per field, called by every mode.
+    #[inline(never)]
     pub(crate) fn permute_exact(&self, state: &mut [F]) {
         let s = self.view();
         // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.

@@ -135,8 +135,9 @@ impl<F: Field + LinearLayers> Poseidon2<F> {
         Ok(())
     }
 
-    /// Permutes `state`, whose length the caller guarantees to be `t`.
-    #[inline]
+    /// Permutes `state`, whose length the caller guarantees to be `t`. Not inlined, as the
+    /// const-generic `permute_mut`: one copy of the drivers per field, called by every mode.
+    #[inline(never)]
     pub(crate) fn permute_exact(&self, state: &mut [F]) {
         debug_assert_eq!(state.len(), self.width());
         let rc = self.constants();

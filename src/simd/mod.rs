@@ -170,11 +170,23 @@ pub(crate) fn permute_batch<F: Field + LinearLayers, const D: u64>(
     simd_only! { statements:
         let states = match (batch.backend, batch.kernel) {
             (BatchBackend::Portable, _) | (_, None) => states,
+            // Each kernel is entered under an inline `const` test of the field's
+            // representation: evaluated when `F` is known, so a kernel is compiled only for
+            // the fields that can take it (every other field would carry a copy that never
+            // runs, in every crate that batches it).
             (BatchBackend::Avx512Ifma, Some((Kernel::Ifma(modulus), rc))) => {
-                avx512_ifma::permute_batch::<F, D>(states, t, modulus, rc)
+                if const { F::MONTGOMERY_256_MODULUS.is_some() } {
+                    avx512_ifma::permute_batch::<F, D>(states, t, modulus, rc)
+                } else {
+                    states
+                }
             }
             (backend, Some((Kernel::Goldilocks(form), rc))) => {
-                goldilocks::permute_batch::<F, D>(states, t, *form, rc, backend)
+                if const { F::GOLDILOCKS_FACTOR.is_some() } {
+                    goldilocks::permute_batch::<F, D>(states, t, *form, rc, backend)
+                } else {
+                    states
+                }
             }
             _ => states,
         };
