@@ -140,11 +140,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// `false`, and permutes nothing, if `backend` does not run Poseidon1 over `F` on this CPU
     /// and build.
     #[doc(hidden)]
-    pub fn permute_batch_on(
-        &self,
-        backend: crate::BatchBackend,
-        states: &mut [[F; T]],
-    ) -> bool {
+    pub fn permute_batch_on(&self, backend: crate::BatchBackend, states: &mut [[F; T]]) -> bool {
         crate::modes::BatchPermutation::permute_states_on(self, backend, states.as_flattened_mut())
     }
 }

@@ -42,7 +42,12 @@ impl<F: PartialEq> PartialEq for Poseidon1<F> {
     /// Equal shape and schedule (the batch cache is not compared).
     fn eq(&self, other: &Self) -> bool {
         (self.width, self.sbox_degree, self.rounds_f, self.rounds_p)
-            == (other.width, other.sbox_degree, other.rounds_f, other.rounds_p)
+            == (
+                other.width,
+                other.sbox_degree,
+                other.rounds_f,
+                other.rounds_p,
+            )
             && self.schedule == other.schedule
     }
 }

@@ -9,9 +9,7 @@ use crate::field::Field;
 use crate::modes::BatchPermutation;
 use crate::poseidon1::ct::{Poseidon1Ct, Poseidon1CtCache};
 use crate::poseidon1::permutation::Poseidon1Layout;
-use crate::poseidon2::batch_cache::{
-    Batch, BatchBackend, BatchCache, CtTables, Poseidon2Layout,
-};
+use crate::poseidon2::batch_cache::{Batch, BatchBackend, BatchCache, CtTables, Poseidon2Layout};
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
 
@@ -52,7 +50,11 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// the batch fills one of its vector groups, the kernel-form constants, converted now into a
     /// cache on this stack frame (no heap).
     #[inline]
-    pub(crate) fn with_batch<R>(&self, states: usize, f: impl FnOnce(Batch<'_, F, Poseidon2Layout>) -> R) -> R {
+    pub(crate) fn with_batch<R>(
+        &self,
+        states: usize,
+        f: impl FnOnce(Batch<'_, F, Poseidon2Layout>) -> R,
+    ) -> R {
         let cache = BatchCache::<CtTables<T, RF, RP>>::new();
         f(cache.batch(self.constants(), states))
     }

@@ -213,8 +213,17 @@ fn batch_on_equals_scalar<const T: usize, const RF: usize, const RP: usize>(
     assert!(runtime.permute_states_on(backend, &mut flat));
     for (i, x) in input.iter().enumerate() {
         let expected = ct.permutation(x);
-        assert_eq!(batch[i], expected, "t = {T}, {backend:?}, {} states, state {i}", input.len());
-        assert_eq!(flat[i * T..(i + 1) * T], expected, "t = {T}, {backend:?}: runtime");
+        assert_eq!(
+            batch[i],
+            expected,
+            "t = {T}, {backend:?}, {} states, state {i}",
+            input.len()
+        );
+        assert_eq!(
+            flat[i * T..(i + 1) * T],
+            expected,
+            "t = {T}, {backend:?}: runtime"
+        );
     }
     true
 }
@@ -235,10 +244,20 @@ fn every_backend_equals_scalar_for_every_width_and_batch_size_up_to_100() {
                 for n in 0..=100 {
                     // Shift the window so that the extreme states land in different lanes.
                     let start = n % 3;
-                    assert!(batch_on_equals_scalar(&$ct, $cached, backend, &pool[start..start + n]));
+                    assert!(batch_on_equals_scalar(
+                        &$ct,
+                        $cached,
+                        backend,
+                        &pool[start..start + n]
+                    ));
                 }
                 for extreme in [Fr::from(0u64), minus_one] {
-                    assert!(batch_on_equals_scalar(&$ct, $cached, backend, &[[extreme; $t]; 17]));
+                    assert!(batch_on_equals_scalar(
+                        &$ct,
+                        $cached,
+                        backend,
+                        &[[extreme; $t]; 17]
+                    ));
                 }
             }
         };
@@ -285,9 +304,9 @@ fn generated_runtime_instances_batch_equals_scalar() {
 #[cfg(feature = "goldilocks")]
 #[test]
 fn goldilocks_poseidon1_batches_run_portable_only() {
+    use fast_poseidon2::BatchBackend;
     use fast_poseidon2::goldilocks::GoldilocksFast;
     use fast_poseidon2::modes::BatchPermutation;
-    use fast_poseidon2::BatchBackend;
     let params = Poseidon1Params::<GoldilocksFast>::generate(8, 7, 8, 22).expect("params");
     let perm = Poseidon1::new(&params).expect("schedule");
     let input: Vec<GoldilocksFast> = (0..8 * 40).map(|i| GoldilocksFast::new(i * 7919)).collect();
@@ -296,9 +315,16 @@ fn goldilocks_poseidon1_batches_run_portable_only() {
     for (got, x) in batch.chunks_exact(8).zip(input.chunks_exact(8)) {
         assert_eq!(got, perm.permutation(x).unwrap());
     }
-    for backend in [BatchBackend::Avx512, BatchBackend::Avx2, BatchBackend::Avx512Ifma] {
+    for backend in [
+        BatchBackend::Avx512,
+        BatchBackend::Avx2,
+        BatchBackend::Avx512Ifma,
+    ] {
         let mut untouched = input.clone();
-        assert!(!perm.permute_states_on(backend, &mut untouched), "{backend:?}");
+        assert!(
+            !perm.permute_states_on(backend, &mut untouched),
+            "{backend:?}"
+        );
         assert_eq!(untouched, input);
     }
 }
@@ -319,7 +345,11 @@ fn hash_batch_equals_hash_for_every_input_count() {
             let mut tagged = vec![Fr::from(0u64); n];
             circom_bn254::hash_batch_with_domain_tag(tag, &inputs, &mut tagged).unwrap();
             for (i, x) in inputs.iter().enumerate() {
-                assert_eq!(out[i], circom_bn254::hash(x).unwrap(), "N = {N}, n = {n}, i = {i}");
+                assert_eq!(
+                    out[i],
+                    circom_bn254::hash(x).unwrap(),
+                    "N = {N}, n = {n}, i = {i}"
+                );
                 assert_eq!(
                     tagged[i],
                     circom_bn254::hash_with_domain_tag(tag, x).unwrap(),
