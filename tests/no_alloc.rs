@@ -343,7 +343,7 @@ mod circom_poseidon1_paths_allocate_nothing {
 
     /// `hash_batch` and `hash_batch_with_domain_tag` for every input count, at batch sizes
     /// below, at and above the vector groups (below the `parallel` split, 64 states), after a
-    /// warm-up that fills the static batch caches.
+    /// warm-up that builds the cached permutation of the width and its batch cache.
     #[test]
     fn circom_hash_batch_allocates_nothing() {
         use fast_poseidon2::instances::circom_bn254::{hash_batch, hash_batch_with_domain_tag};

@@ -103,16 +103,6 @@ macro_rules! declare_circom_instances {
             )*
         }
 
-        /// The batch caches of [`hash_batch`], one per width in static memory: the backend
-        /// and the schedule in kernel form, filled by the first batch of that width that
-        /// reaches a kernel (no heap; unused widths cost nothing).
-        mod caches {
-            $(
-                pub(super) static $const: $crate::poseidon1::ct::Poseidon1CtCache<$t, 8, $rp, 5> =
-                    $crate::poseidon1::ct::Poseidon1CtCache::new();
-            )*
-        }
-
         $(
             #[doc = concat!("The cached runtime-width circom BN254 t = ", stringify!($t),
                 " permutation (R_F = 8, R_P = ", stringify!($rp), ", d = 5), built from [`ct::",
@@ -136,12 +126,18 @@ macro_rules! declare_circom_instances {
         }
 
         /// Permutes the whole width-`t` states of the flat buffer `states` with the instance
-        /// of width `t` on the batch path, through its static cache; other widths (the callers
+        /// of width `t` on the batch path: with `std` the cached runtime permutation
+        /// (`poseidon1_tN()`), which keeps its kernel-form schedule after its first batch;
+        /// without, the static ct permutation (no SIMD kernel there). Other widths (the callers
         /// pass 2..=17 only) are left untouched.
         fn permute_states_width(t: usize, states: &mut [Fr]) {
+            use $crate::modes::BatchPermutation;
             $(
                 if t == $t {
-                    return statics::$const.permute_states_cached(&caches::$const, states);
+                    #[cfg(feature = "std")]
+                    return $getter().permute_whole_states(states);
+                    #[cfg(not(feature = "std"))]
+                    return statics::$const.permute_whole_states(states);
                 }
             )*
         }
@@ -217,9 +213,10 @@ const BATCH_CHUNK: usize = 64;
 /// (`N` = 1 to [`MAX_INPUTS`], width `t = N + 1`). Runs on the batch path: whole groups of 8
 /// inputs on the AVX-512 IFMA kernel when the CPU has it (see [`crate::batch_backend`]), the
 /// rest on the scalar path, across threads with the `parallel` feature. The states are built
-/// in chunks of 64 on the stack and the schedule's kernel form is cached once per width in
-/// static memory: no allocation (with `parallel`, rayon's own thread pool aside). Any number of
-/// inputs, 0 included.
+/// in chunks of 64 on the stack; with `std` the batches run the cached permutation of the width
+/// (`poseidon1_tN()`), which allocates once, on the first call for that width, its tables and
+/// their kernel form (the kernel form only for a call of 8 inputs or more), and never again
+/// (with `parallel`, rayon's own thread pool aside). Any number of inputs, 0 included.
 ///
 /// ```
 /// # #[cfg(feature = "bn254")] {

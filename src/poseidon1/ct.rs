@@ -5,12 +5,7 @@
 use crate::field::Field;
 use crate::params::MAX_WIDTH;
 use crate::poseidon1::permutation::{Poseidon1Layout, Schedule, permute};
-use crate::poseidon2::batch_cache::{BatchCache, Constants, Tables, Word};
-
-/// The batch cache of a `Poseidon1Ct<_, T, RF, RP, D>`: its schedule in kernel form, in
-/// fixed-size arrays (on a batch call's stack, or in a `static` for the circom instances).
-pub(crate) type Poseidon1CtCache<const T: usize, const RF: usize, const RP: usize, const D: u64> =
-    BatchCache<Poseidon1Ct<Word, T, RF, RP, D>>;
+use crate::poseidon2::batch_cache::{Constants, Tables, Word};
 
 /// A Poseidon1 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
 /// `x^D` (eprint 2019/458), holding its optimized schedule (appendix B; see
@@ -163,7 +158,7 @@ impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64>
 }
 
 /// The kernel-form schedule of a `Poseidon1Ct<F, T, RF, RP, D>` is the same type over kernel
-/// words: fixed-size arrays, no heap (a batch call's cache on its stack, or a `static`).
+/// words: fixed-size arrays, no heap (a batch call's cache on its stack).
 impl<const T: usize, const RF: usize, const RP: usize, const D: u64> Tables
     for Poseidon1Ct<Word, T, RF, RP, D>
 {

@@ -49,6 +49,8 @@ use crate::poseidon2::batch_cache::{
 #[cfg(fast_poseidon2_simd)]
 use crate::poseidon2::batch_cache::{Kernel, Prepared};
 use crate::poseidon2::linear::LinearLayers;
+#[cfg(fast_poseidon2_simd)]
+use crate::poseidon2::{batch_cache::Word, permutation::RoundConstants};
 
 /// Items or statements that exist only where a SIMD backend can run: x86_64 with `std`
 /// (run-time detection), not under Miri, and not forced portable.
@@ -181,18 +183,19 @@ fn best_for<F: Field, L: Layout>() -> BatchBackend {
 }
 
 /// A permutation family's round structure on every backend: the scalar round driver for one
-/// state (the portable path) and the kernels that have the family's rounds.
-pub(crate) trait BatchRounds<F: Field>: Layout {
+/// state (the portable path), and its kernel-form constants as each kernel family reads them.
+trait BatchRounds<F: Field>: Layout {
     /// Permutes one state (`t` elements) with the scalar round driver.
     fn permute_one<const D: u64>(state: &mut [F], rc: Self::Of<'_, F>);
 
-    /// Runs the whole vector groups of `states` on `batch`'s kernel, if it has one for this
-    /// family, and returns the states left for the portable path.
-    fn permute_kernel<'s, const D: u64>(
-        states: &'s mut [F],
-        t: usize,
-        batch: Batch<'_, F, Self>,
-    ) -> &'s mut [F];
+    /// The kernel-form constants as the AVX-512 IFMA kernel runs them.
+    #[cfg(fast_poseidon2_simd)]
+    fn ifma(rc: Self::Of<'_, Word>) -> impl avx512_ifma::Rounds;
+
+    /// The kernel-form constants as the Goldilocks kernels run them, `None` if they do not have
+    /// the family's rounds.
+    #[cfg(fast_poseidon2_simd)]
+    fn goldilocks(rc: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>>;
 }
 
 impl<F: Field + LinearLayers> BatchRounds<F> for Poseidon2Layout {
@@ -200,65 +203,53 @@ impl<F: Field + LinearLayers> BatchRounds<F> for Poseidon2Layout {
     fn permute_one<const D: u64>(state: &mut [F], rc: Self::Of<'_, F>) {
         crate::poseidon2::permutation::permute::<F, D>(state, rc);
     }
-
-    #[inline]
-    #[cfg_attr(not(fast_poseidon2_simd), allow(unused_variables))]
-    fn permute_kernel<'s, const D: u64>(
-        states: &'s mut [F],
-        t: usize,
-        batch: Batch<'_, F, Self>,
-    ) -> &'s mut [F] {
-        simd_only! { statements:
-            return match (batch.backend, batch.kernel) {
-                (BatchBackend::Portable, _) | (_, None) => states,
-                (BatchBackend::Avx512Ifma, Some((Kernel::Ifma(modulus), rc))) => {
-                    avx512_ifma::permute_batch::<F, D, _>(states, t, modulus, rc)
-                }
-                (backend, Some((Kernel::Goldilocks(form), rc))) => {
-                    goldilocks::permute_batch::<F, D>(states, t, *form, rc, backend)
-                }
-                _ => states,
-            };
-        }
-        #[allow(unreachable_code)]
-        states
+    #[cfg(fast_poseidon2_simd)]
+    fn ifma(rc: Self::Of<'_, Word>) -> impl avx512_ifma::Rounds {
+        rc
+    }
+    #[cfg(fast_poseidon2_simd)]
+    fn goldilocks(rc: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>> {
+        Some(rc)
     }
 }
 
 impl<F: Field> BatchRounds<F> for Poseidon1Layout {
     #[inline(always)]
-    fn permute_one<const D: u64>(state: &mut [F], rc: Self::Of<'_, F>) {
-        crate::poseidon1::permutation::permute::<F, D>(state, rc);
+    fn permute_one<const D: u64>(state: &mut [F], s: Self::Of<'_, F>) {
+        crate::poseidon1::permutation::permute::<F, D>(state, s);
     }
-
-    #[inline]
-    #[cfg_attr(not(fast_poseidon2_simd), allow(unused_variables))]
-    fn permute_kernel<'s, const D: u64>(
-        states: &'s mut [F],
-        t: usize,
-        batch: Batch<'_, F, Self>,
-    ) -> &'s mut [F] {
-        simd_only! { statements:
-            if let (BatchBackend::Avx512Ifma, Some((Kernel::Ifma(modulus), schedule))) =
-                (batch.backend, batch.kernel)
-            {
-                return avx512_ifma::permute_batch::<F, D, _>(states, t, modulus, schedule);
-            };
-        }
-        states
+    #[cfg(fast_poseidon2_simd)]
+    fn ifma(s: Self::Of<'_, Word>) -> impl avx512_ifma::Rounds {
+        s
+    }
+    #[cfg(fast_poseidon2_simd)]
+    fn goldilocks(_: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>> {
+        None
     }
 }
 
 /// Permutes every state of `states` in place on `batch`'s backend (whole vector groups when it
-/// runs a kernel; everything else on the portable path): `states` is a flat buffer of
-/// `states.len() / t` states of width `t`; the caller guarantees `states.len() % t == 0` and
-/// that the constants match `t`.
-pub(crate) fn permute_batch<F: Field, L: BatchRounds<F>, const D: u64>(
+/// runs a kernel that has the family's rounds; everything else on the portable path): `states`
+/// is a flat buffer of `states.len() / t` states of width `t`; the caller guarantees
+/// `states.len() % t == 0` and that the constants match `t`.
+fn permute_batch<F: Field, L: BatchRounds<F>, const D: u64>(
     states: &mut [F],
     t: usize,
     batch: Batch<'_, F, L>,
 ) {
-    let states = L::permute_kernel::<D>(states, t, batch);
+    simd_only! { statements:
+        let states = match (batch.backend, batch.kernel) {
+            (BatchBackend::Portable, _) | (_, None) => states,
+            (BatchBackend::Avx512Ifma, Some((Kernel::Ifma(modulus), rc))) => {
+                avx512_ifma::permute_batch::<F, D, _>(states, t, modulus, L::ifma(rc))
+            }
+            (backend, Some((Kernel::Goldilocks(form), rc))) => match L::goldilocks(rc) {
+                Some(rc) => goldilocks::permute_batch::<F, D>(states, t, *form, rc, backend),
+                None => states,
+            },
+            _ => states,
+        };
+    }
     for state in states.chunks_exact_mut(t) {
         L::permute_one::<D>(state, batch.rc);
     }

@@ -1,15 +1,16 @@
 //! The one place that binds the permutation types of both families to the batch kernels: their
 //! [`BatchPermutation`] impls (the batch path of every mode), the batch cache each builds
-//! (`Poseidon2Ct` and `Poseidon1Ct`, on the stack, or a `static` one for circom's instances) or
-//! reads (`Poseidon2` and `Poseidon1`, in the value), and the split of a batch across threads
+//! (`Poseidon2Ct` and `Poseidon1Ct`, on the stack) or reads (`Poseidon2` and `Poseidon1`, in the value), and the split of a batch across threads
 //! ([`run_batch`]).
 
 use super::BatchRounds;
 use crate::field::Field;
 use crate::modes::BatchPermutation;
-use crate::poseidon1::ct::{Poseidon1Ct, Poseidon1CtCache};
+use crate::poseidon1::ct::Poseidon1Ct;
 use crate::poseidon1::permutation::Poseidon1Layout;
-use crate::poseidon2::batch_cache::{Batch, BatchBackend, BatchCache, CtTables, Poseidon2Layout};
+use crate::poseidon2::batch_cache::{
+    Batch, BatchBackend, BatchCache, CtTables, Poseidon2Layout, Word,
+};
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
 
@@ -20,7 +21,7 @@ const PARALLEL_MIN_STATES: usize = 64;
 /// Permutes the flat buffer `states` (a whole number of width-`t` states) on `batch`'s backend,
 /// in chunks across rayon's threads with the `parallel` feature (every chunk shares `batch`'s
 /// cached kernel constants: nothing is converted or allocated per chunk).
-pub(crate) fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
+fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
     states: &mut [F],
     t: usize,
     batch: Batch<'_, F, L>,
@@ -157,22 +158,10 @@ impl<F: Field + LinearLayers> BatchPermutation<F> for crate::Poseidon2<F> {
     }
 }
 
-impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
-    Poseidon1Ct<F, T, RF, RP, D>
-{
-    /// Permutes the whole width-`T` states of the flat buffer `states` with the kernel-form
-    /// schedule kept in `cache` (filled from this value's schedule by the first call that
-    /// reaches a kernel: pass a cache only ever used with this value). The circom instances keep
-    /// one `static` cache per width, so their batches convert nothing after the first.
-    pub(crate) fn permute_states_cached(
-        &self,
-        cache: &Poseidon1CtCache<T, RF, RP, D>,
-        states: &mut [F],
-    ) {
-        let batch = cache.batch(self.schedule(), states.len() / T);
-        run_batch::<F, Poseidon1Layout, D>(states, T, batch);
-    }
-}
+/// The batch cache of a `Poseidon1Ct<_, T, RF, RP, D>`: its schedule in kernel form, in
+/// fixed-size arrays on a batch call's stack.
+type Poseidon1CtCache<const T: usize, const RF: usize, const RP: usize, const D: u64> =
+    BatchCache<Poseidon1Ct<Word, T, RF, RP, D>>;
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> BatchPermutation<F>
     for Poseidon1Ct<F, T, RF, RP, D>
@@ -183,7 +172,9 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> B
 
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
-        self.permute_states_cached(&Poseidon1CtCache::new(), states);
+        let cache = Poseidon1CtCache::<T, RF, RP, D>::new();
+        let batch = cache.batch(self.schedule(), states.len() / T);
+        run_batch::<F, Poseidon1Layout, D>(states, T, batch);
     }
 
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
