@@ -43,6 +43,7 @@ use core::fmt;
 /// | 28 | [`InvalidFieldBits`](Error::InvalidFieldBits) |
 /// | 29 | [`SingularMatrix`](Error::SingularMatrix) |
 /// | 30 | [`InsecureMdsMatrix`](Error::InsecureMdsMatrix) |
+/// | 31 | [`OutputLengthMismatch`](Error::OutputLengthMismatch) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
@@ -242,6 +243,14 @@ pub enum Error {
         /// The first rejecting algorithm: 1, 2 or 3.
         algorithm: u8,
     },
+    /// A batch call's output buffer had `got` elements where it needs `expected`, one per input
+    /// (e.g. [`crate::instances::circom_bn254::hash_batch`]).
+    OutputLengthMismatch {
+        /// The output buffer's length.
+        got: usize,
+        /// The number of outputs the call produces.
+        expected: usize,
+    },
 }
 
 impl Error {
@@ -280,6 +289,7 @@ impl Error {
             Error::InvalidFieldBits { .. } => 28,
             Error::SingularMatrix => 29,
             Error::InsecureMdsMatrix { .. } => 30,
+            Error::OutputLengthMismatch { .. } => 31,
         }
     }
 }
@@ -422,6 +432,10 @@ impl fmt::Display for Error {
                 f,
                 "the Poseidon1 MDS matrix fails the reference's security check algorithm_{algorithm} \
                  (an invariant subspace trail)"
+            ),
+            Error::OutputLengthMismatch { got, expected } => write!(
+                f,
+                "output buffer has {got} elements, the call produces {expected} (one per input)"
             ),
         }
     }

@@ -302,7 +302,9 @@ fn outside_the_pool_rayon_allocates_one_queue_block_per_63_jobs() {
 }
 
 /// Per circom BN254 Poseidon1 instance: `ct::tN()`, the ct and cached-runtime permutations,
-/// the streaming sponge and a small batch on both types allocate nothing.
+/// the streaming sponge and batches on both types allocate nothing (16 states: two vector
+/// groups, on the AVX-512 IFMA kernel where the CPU has it; 3 states: the portable path; below
+/// the `parallel` split).
 mod circom_poseidon1_paths_allocate_nothing {
     use super::*;
     use ark_bn254::Fr;
@@ -313,8 +315,9 @@ mod circom_poseidon1_paths_allocate_nothing {
             fn $name() {
                 let cached = $cached; // initialised before counting
                 let mut state = [Fr::from(7u64); $t];
-                let mut flat = [Fr::from(3u64); 4 * $t];
-                let mut states = [[Fr::from(5u64); $t]; 4];
+                let mut flat = [Fr::from(3u64); 16 * $t];
+                let mut states = [[Fr::from(5u64); $t]; 16];
+                let mut few = [[Fr::from(6u64); $t]; 3];
                 // Warm-up: with `parallel`, the first batch asks rayon for its thread count,
                 // which builds rayon's global pool (rayon's allocations, once per process).
                 $ct.permute_batch(&mut states);
@@ -325,7 +328,9 @@ mod circom_poseidon1_paths_allocate_nothing {
                     black_box($ct.permutation(&state));
                     cached.permute_mut(&mut state).unwrap();
                     $ct.permute_batch(&mut states);
+                    $ct.permute_batch(&mut few);
                     cached.permute_batch(&mut flat).unwrap();
+                    cached.permute_batch(&mut flat[..3 * $t]).unwrap();
                     let mut sponge = Sponge::new(&$ct, $t - 1, 2, 1).unwrap();
                     sponge.absorb(&state[..2]).unwrap();
                     sponge.squeeze(&mut state[..1]).unwrap();
@@ -335,6 +340,30 @@ mod circom_poseidon1_paths_allocate_nothing {
         };
     }
     testkit::for_each_circom_instance!(circom_no_alloc);
+
+    /// `hash_batch` and `hash_batch_with_domain_tag` for every input count, at batch sizes
+    /// below, at and above the vector groups (below the `parallel` split, 64 states), after a
+    /// warm-up that builds the cached permutation of the width and its batch cache.
+    #[test]
+    fn circom_hash_batch_allocates_nothing() {
+        use fast_poseidon2::instances::circom_bn254::{hash_batch, hash_batch_with_domain_tag};
+        fn sizes<const N: usize>() -> usize {
+            let inputs = [[Fr::from(4u64); N]; 63];
+            let mut out = [Fr::from(0u64); 63];
+            hash_batch(&inputs, &mut out).unwrap(); // warm-up
+            allocations_during(|| {
+                for n in [0, 1, 7, 8, 9, 17, 63] {
+                    hash_batch(black_box(&inputs[..n]), &mut out[..n]).unwrap();
+                    hash_batch_with_domain_tag(out[0], &inputs[..n], &mut out[..n]).unwrap();
+                }
+                black_box(hash_batch(&inputs[..2], &mut out[..1]).unwrap_err());
+            })
+        }
+        macro_rules! each {
+            ($($n:literal)*) => { $(assert_eq!(sizes::<$n>(), 0, "N = {}", $n);)* };
+        }
+        each!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    }
 
     #[test]
     fn circom_hash_and_byte_api_allocate_nothing() {

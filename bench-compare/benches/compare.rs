@@ -656,35 +656,28 @@ fn circom_rows<'a>() -> Vec<Row<'a>> {
         .collect()
 }
 
-/// circom `Poseidon(2)` on the batch path: blocks of `BATCH` states `[0, a, b]` through the
-/// t = 3 instance's `permute_batch`, output `state[0]` of each (asserted equal to the scalar
-/// hash on the whole pool first).
+/// circom `Poseidon(2)` on the batch path: blocks of `BATCH` input pairs through
+/// `circom_bn254::hash_batch` (AVX-512 IFMA when the CPU has it, see `batch_backend`), one hash
+/// per pair (asserted equal to the scalar hash on the whole pool first).
 fn circom_batch_row<'a>() -> Row<'a> {
     let (pool, expected) = circom_pool(2);
-    let perm = circom_bn254::ct::t3();
-    let mut states: Vec<[Fr; 3]> = pool
-        .iter()
-        .map(|s| [Fr::ZERO_ELEMENT, s[0], s[1]])
-        .collect();
-    perm.permute_batch(&mut states);
-    let batched: Vec<Vec<String>> = states.iter().map(|s| vec![hex(&s[0])]).collect();
+    let pairs: Vec<[Fr; 2]> = pool.iter().map(|s| [s[0], s[1]]).collect();
+    let mut hashes = vec![Fr::ZERO_ELEMENT; pairs.len()];
+    circom_bn254::hash_batch(&pairs, &mut hashes).expect("hash_batch");
+    let batched: Vec<Vec<String>> = hashes.iter().map(|h| vec![hex(h)]).collect();
     assert!(
         batched == expected,
         "circom batch differs from the scalar hash"
     );
-    let blocks: Vec<Vec<[Fr; 3]>> = pool
-        .chunks_exact(BATCH)
-        .map(|b| b.iter().map(|s| [Fr::ZERO_ELEMENT, s[0], s[1]]).collect())
-        .collect();
-    let mut buffer = vec![[Fr::ZERO_ELEMENT; 3]; BATCH];
+    let blocks: Vec<Vec<[Fr; 2]>> = pairs.chunks_exact(BATCH).map(<[_]>::to_vec).collect();
+    let mut out = vec![Fr::ZERO_ELEMENT; BATCH];
     let mut ours = contender(
         "fast-poseidon2",
         "",
         blocks,
         move |block| {
-            buffer.copy_from_slice(block);
-            perm.permute_batch(&mut buffer);
-            buffer[0][0]
+            circom_bn254::hash_batch(block, &mut out).expect("hash_batch");
+            out[0]
         },
         |_| Vec::new(),
         None,
@@ -699,9 +692,10 @@ fn circom_batch_row<'a>() -> Row<'a> {
         None,
     );
     Row {
-        // Poseidon1 has no SIMD kernel yet: its batches run the portable path (threads with
-        // `parallel`), whatever `batch_backend::<Fr>()` says for Poseidon2.
-        op: "BN254 circom Poseidon(2) batch hash (portable batch path)".into(),
+        op: format!(
+            "BN254 circom Poseidon(2) batch hash (hash_batch, {:?})",
+            fast_poseidon2::batch_backend::<Fr>()
+        ),
         peers: vec![scalar, light_poseidon(2, &pool, &expected)],
         ours,
     }

@@ -124,6 +124,23 @@ macro_rules! declare_circom_instances {
                 }
             )*
         }
+
+        /// Permutes the whole width-`t` states of the flat buffer `states` with the instance
+        /// of width `t` on the batch path: with `std` the cached runtime permutation
+        /// (`poseidon1_tN()`), which keeps its kernel-form schedule after its first batch;
+        /// without, the static ct permutation (no SIMD kernel there). Other widths (the callers
+        /// pass 2..=17 only) are left untouched.
+        fn permute_states_width(t: usize, states: &mut [Fr]) {
+            use $crate::modes::BatchPermutation;
+            $(
+                if t == $t {
+                    #[cfg(feature = "std")]
+                    return $getter().permute_whole_states(states);
+                    #[cfg(not(feature = "std"))]
+                    return statics::$const.permute_whole_states(states);
+                }
+            )*
+        }
     };
 }
 
@@ -168,20 +185,90 @@ pub fn hash(inputs: &[Fr]) -> Result<Fr, Error> {
 /// As [`hash`].
 pub fn hash_with_domain_tag(tag: Fr, inputs: &[Fr]) -> Result<Fr, Error> {
     let n = inputs.len();
-    if n == 0 {
-        return Err(Error::EmptyInput);
-    }
-    if n > MAX_INPUTS {
-        return Err(Error::TooManyInputs {
-            got: n,
-            max: MAX_INPUTS,
-        });
-    }
+    check_input_count(n)?;
     let mut state = [Fr::ZERO_ELEMENT; MAX_INPUTS + 1];
     state[0] = tag;
     state[1..=n].copy_from_slice(inputs);
     permute_width(&mut state[..=n]);
     Ok(state[0])
+}
+
+/// [`Error::EmptyInput`] for `n = 0` inputs, [`Error::TooManyInputs`] for `n > MAX_INPUTS`.
+fn check_input_count(n: usize) -> Result<(), Error> {
+    match n {
+        0 => Err(Error::EmptyInput),
+        1..=MAX_INPUTS => Ok(()),
+        _ => Err(Error::TooManyInputs {
+            got: n,
+            max: MAX_INPUTS,
+        }),
+    }
+}
+
+/// States per chunk of [`hash_batch`]: a chunk's states live on the stack (at most
+/// `64 · 17 · 32` bytes, 34 KiB).
+const BATCH_CHUNK: usize = 64;
+
+/// [`hash`] of every input: `out[i] = hash(&inputs[i])` for inputs of `N` elements each
+/// (`N` = 1 to [`MAX_INPUTS`], width `t = N + 1`). Runs on the batch path: whole groups of 8
+/// inputs on the AVX-512 IFMA kernel when the CPU has it (see [`crate::batch_backend`]), the
+/// rest on the scalar path, across threads with the `parallel` feature. The states are built
+/// in chunks of 64 on the stack; with `std` the batches run the cached permutation of the width
+/// (`poseidon1_tN()`), which allocates once, on the first call for that width, its tables and
+/// their kernel form (the kernel form only for a call of 8 inputs or more), and never again
+/// (with `parallel`, rayon's own thread pool aside). Any number of inputs, 0 included.
+///
+/// ```
+/// # #[cfg(feature = "bn254")] {
+/// use ark_bn254::Fr;
+/// use fast_poseidon2::instances::circom_bn254;
+///
+/// let inputs: Vec<[Fr; 2]> = (0..100u64).map(|i| [Fr::from(i), Fr::from(i + 1)]).collect();
+/// let mut out = vec![Fr::from(0u64); inputs.len()];
+/// circom_bn254::hash_batch(&inputs, &mut out).unwrap();
+/// assert_eq!(out[7], circom_bn254::hash(&inputs[7]).unwrap());
+/// # }
+/// ```
+///
+/// # Errors
+/// Checked before anything is written, in this order: [`Error::EmptyInput`] for `N = 0`;
+/// [`Error::TooManyInputs`] for `N > MAX_INPUTS`; [`Error::OutputLengthMismatch`] if
+/// `out.len() != inputs.len()`.
+pub fn hash_batch<const N: usize>(inputs: &[[Fr; N]], out: &mut [Fr]) -> Result<(), Error> {
+    hash_batch_with_domain_tag(Fr::ZERO_ELEMENT, inputs, out)
+}
+
+/// [`hash_batch`] with [`hash_with_domain_tag`]'s `state[0] = tag`: `out[i] =
+/// hash_with_domain_tag(tag, &inputs[i])`.
+///
+/// # Errors
+/// As [`hash_batch`].
+pub fn hash_batch_with_domain_tag<const N: usize>(
+    tag: Fr,
+    inputs: &[[Fr; N]],
+    out: &mut [Fr],
+) -> Result<(), Error> {
+    check_input_count(N)?;
+    if out.len() != inputs.len() {
+        return Err(Error::OutputLengthMismatch {
+            got: out.len(),
+            expected: inputs.len(),
+        });
+    }
+    let t = N + 1;
+    let mut buffer = [Fr::ZERO_ELEMENT; BATCH_CHUNK * (MAX_INPUTS + 1)];
+    for (inputs, out) in inputs.chunks(BATCH_CHUNK).zip(out.chunks_mut(BATCH_CHUNK)) {
+        let states = &mut buffer[..inputs.len() * t];
+        for (state, input) in states.chunks_exact_mut(t).zip(inputs) {
+            state[0] = tag;
+            state[1..].copy_from_slice(input);
+        }
+        permute_states_width(t, states);
+        for (h, state) in out.iter_mut().zip(states.chunks_exact(t)) {
+            *h = state[0];
+        }
+    }
+    Ok(())
 }
 
 /// Hashes 1 to [`MAX_INPUTS`] 32-byte encodings of field elements, read in `endianness`, with

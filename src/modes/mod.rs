@@ -169,8 +169,9 @@ pub trait Permutation: sealed::Sealed + BatchPermutation<<Self as Permutation>::
 
 /// The batch half of a [`Permutation`] over the field `F`: many width-`t` states at once.
 /// Implemented by the same four types; sealed. Poseidon2 batches run on the fastest batch
-/// backend of the CPU ([`crate::batch_backend`]), Poseidon1 batches on the portable path (no
-/// SIMD kernel has its round structure yet). The modes' batch methods (`permute_batch`,
+/// backend of the CPU ([`crate::batch_backend`]); Poseidon1 batches on the AVX-512 IFMA kernel
+/// when that is the backend (BN254, BLS12-381), else on the portable path (the Goldilocks
+/// kernels do not have its round structure). The modes' batch methods (`permute_batch`,
 /// `compress_batch`, Merkle roots, `MerkleBuilder`) run on it.
 pub trait BatchPermutation<F>: sealed::Sealed {
     /// Permutes every width-`t` state of the flat buffer `states` (state `i` is

@@ -4,7 +4,8 @@
 
 use crate::field::Field;
 use crate::params::MAX_WIDTH;
-use crate::poseidon1::permutation::{Schedule, permute};
+use crate::poseidon1::permutation::{Poseidon1Layout, Schedule, permute};
+use crate::poseidon2::batch_cache::{Constants, Tables, Word};
 
 /// A Poseidon1 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
 /// `x^D` (eprint 2019/458), holding its optimized schedule (appendix B; see
@@ -105,18 +106,6 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         &self.mds
     }
 
-    #[inline(always)]
-    pub(crate) fn schedule(&self) -> Schedule<'_, F> {
-        Schedule {
-            full: self.full.as_flattened(),
-            partial: &self.partial,
-            sparse_rows: self.sparse_rows.as_flattened(),
-            sparse_cols: self.sparse_cols.as_flattened(),
-            pre_sparse: self.pre_sparse.as_flattened(),
-            mds: self.mds.as_flattened(),
-        }
-    }
-
     /// Permutes `state` in place.
     ///
     /// Not inlined: every mode calls this one copy per instance instead of carrying the
@@ -136,9 +125,62 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     }
 
     /// Permutes every state of `states` in place (`states[i]` ends as
-    /// `self.permutation(&states[i])`), on the portable path, across threads with the
-    /// `parallel` feature.
+    /// `self.permutation(&states[i])`); any length works (0 included). Whole groups of 8 states
+    /// run on the AVX-512 IFMA kernel when the CPU has it and `F` is a field it reads (BN254,
+    /// BLS12-381; see [`crate::batch_backend`]), the rest on the scalar path; across threads
+    /// with the `parallel` feature. The schedule is converted to the kernel's form on this call's
+    /// stack (no heap; about `40 · (RF·T + RP·(2T + 1) + 2T²)` bytes, 120 KiB for circom's
+    /// t = 17), only when the batch reaches the kernel.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
         crate::modes::BatchPermutation::permute_whole_states(self, states.as_flattened_mut());
+    }
+
+    /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one. Returns
+    /// `false`, and permutes nothing, if `backend` does not run Poseidon1 over `F` on this CPU
+    /// and build.
+    #[doc(hidden)]
+    pub fn permute_batch_on(&self, backend: crate::BatchBackend, states: &mut [[F; T]]) -> bool {
+        crate::modes::BatchPermutation::permute_states_on(self, backend, states.as_flattened_mut())
+    }
+}
+
+impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    Poseidon1Ct<F, T, RF, RP, D>
+{
+    /// The borrowed view the round driver runs.
+    #[inline(always)]
+    pub(crate) fn schedule(&self) -> Schedule<'_, F> {
+        Schedule {
+            full: self.full.as_flattened(),
+            partial: &self.partial,
+            sparse_rows: self.sparse_rows.as_flattened(),
+            sparse_cols: self.sparse_cols.as_flattened(),
+            pre_sparse: self.pre_sparse.as_flattened(),
+            mds: self.mds.as_flattened(),
+        }
+    }
+}
+
+/// The kernel-form schedule of a `Poseidon1Ct<F, T, RF, RP, D>` is the same type over kernel
+/// words: fixed-size arrays, no heap (a batch call's cache on its stack).
+impl<const T: usize, const RF: usize, const RP: usize, const D: u64> Tables
+    for Poseidon1Ct<Word, T, RF, RP, D>
+{
+    type Layout = Poseidon1Layout;
+    fn build<F: Field>(s: Constants<'_, Self, F>, word: impl Fn(F) -> Word) -> Self {
+        let rows = |table: &[F], r: usize| -> [Word; T] {
+            core::array::from_fn(|i| word(table[r * T + i]))
+        };
+        Poseidon1Ct {
+            full: core::array::from_fn(|r| rows(s.full, r)),
+            partial: core::array::from_fn(|r| word(s.partial[r])),
+            sparse_rows: core::array::from_fn(|r| rows(s.sparse_rows, r)),
+            sparse_cols: core::array::from_fn(|r| rows(s.sparse_cols, r)),
+            pre_sparse: core::array::from_fn(|r| rows(s.pre_sparse, r)),
+            mds: core::array::from_fn(|r| rows(s.mds, r)),
+        }
+    }
+    fn view(&self) -> Constants<'_, Self, Word> {
+        self.schedule()
     }
 }

@@ -11,12 +11,57 @@
 //!   `2t - 1` multiplications instead of `t²`);
 //! - `R_F / 2` full rounds: S-box on every element, add the next `full` row (none in the last
 //!   round), multiply by the MDS matrix.
+//!
+//! The driver is written once over [`ScheduleOps`]: a field runs it with its own arithmetic
+//! (blanket impl below), the AVX-512 IFMA batch kernel on a vector holding one element of each
+//! of several states (`crate::simd`), with its constants in kernel form.
 
 use crate::field::Field;
 use crate::params::MAX_WIDTH;
+use crate::poseidon2::batch_cache::{BatchBackend, Layout};
+
+/// What the round driver does to state elements: a field implements it with its own
+/// arithmetic (blanket impl below); a SIMD batch backend implements it for a vector holding one
+/// element of each of several states, with its own constant type, and may reduce lazily inside
+/// [`ScheduleOps::dot`].
+pub(crate) trait ScheduleOps: Copy {
+    /// The type of a schedule entry (the field itself, or a backend's kernel-form constant).
+    type Constant: Copy;
+    /// `self + c`.
+    fn add_constant(self, c: Self::Constant) -> Self;
+    /// The S-box, `self^D`.
+    fn sbox<const D: u64>(self) -> Self;
+    /// `sum_j row[j] · state[j]` over the shorter of the two (a matrix row times the state).
+    fn dot(row: &[Self::Constant], state: &[Self]) -> Self;
+    /// `self + w · x0` (a sparse matrix's first-column entry `w` times the new `x_0`).
+    fn mul_add(self, w: Self::Constant, x0: Self) -> Self;
+}
+
+impl<F: Field> ScheduleOps for F {
+    type Constant = F;
+    #[inline(always)]
+    fn add_constant(self, c: F) -> F {
+        self.add(c)
+    }
+    #[inline(always)]
+    fn sbox<const D: u64>(self) -> F {
+        Field::sbox::<D>(self)
+    }
+    #[inline(always)]
+    fn dot(row: &[F], state: &[F]) -> F {
+        row.iter()
+            .zip(state)
+            .fold(F::ZERO_ELEMENT, |acc, (&a, &x)| acc.add(a.mul(x)))
+    }
+    #[inline(always)]
+    fn mul_add(self, w: F, x0: F) -> F {
+        self.add(w.mul(x0))
+    }
+}
 
 /// Borrowed view of one instance's optimized schedule, in the layout both permutation types
-/// store. `t` is the state's length.
+/// store (entries of type `F`: field elements, or a kernel's form of them). `t` is the state's
+/// length.
 #[derive(Clone, Copy)]
 pub(crate) struct Schedule<'a, F> {
     /// `R_F` rows of `t`: row 0 is added before the first S-box layer, row `k >= 1` after the
@@ -35,16 +80,24 @@ pub(crate) struct Schedule<'a, F> {
     pub mds: &'a [F],
 }
 
-/// `state <- m · state` for the row-major `t × t` matrix `m`.
+/// Poseidon1's [`Layout`], [`Schedule`]: the AVX-512 IFMA kernel has its round structure, the
+/// Goldilocks kernels do not (Poseidon1 batches over Goldilocks run the portable path).
+pub(crate) enum Poseidon1Layout {}
+
+impl Layout for Poseidon1Layout {
+    type Of<'a, W: Copy + Sync + 'a> = Schedule<'a, W>;
+    fn has_kernel(backend: BatchBackend) -> bool {
+        matches!(backend, BatchBackend::Portable | BatchBackend::Avx512Ifma)
+    }
+}
+
+/// `state <- m · state` for the row-major `t × t` matrix `m`; `out` is scratch space of at
+/// least `t` elements.
 #[inline(always)]
-fn mix<F: Field>(state: &mut [F], m: &[F]) {
+fn mix<A: ScheduleOps>(state: &mut [A], m: &[A::Constant], out: &mut [A]) {
     let t = state.len();
-    let mut out = [F::ZERO_ELEMENT; MAX_WIDTH];
     for (y, row) in out.iter_mut().zip(m.chunks_exact(t)) {
-        *y = row
-            .iter()
-            .zip(state.iter())
-            .fold(F::ZERO_ELEMENT, |acc, (&a, &x)| acc.add(a.mul(x)));
+        *y = A::dot(row, state);
     }
     state.copy_from_slice(&out[..t]);
 }
@@ -52,29 +105,39 @@ fn mix<F: Field>(state: &mut [F], m: &[F]) {
 /// One full round of the schedule: S-box on every element, the optional row of constants, the
 /// matrix `m`.
 #[inline(always)]
-fn full_round<F: Field, const D: u64>(state: &mut [F], constants: Option<&[F]>, m: &[F]) {
+fn full_round<A: ScheduleOps, const D: u64>(
+    state: &mut [A],
+    constants: Option<&[A::Constant]>,
+    m: &[A::Constant],
+    out: &mut [A],
+) {
     for x in state.iter_mut() {
         *x = x.sbox::<D>();
     }
     if let Some(constants) = constants {
         for (x, &c) in state.iter_mut().zip(constants) {
-            *x = x.add(c);
+            *x = x.add_constant(c);
         }
     }
-    mix(state, m);
+    mix(state, m, out);
 }
 
-/// Permutes `state` in place. `state.len()` is the width `t` (at most [`MAX_WIDTH`]); the
-/// caller guarantees that the schedule's tables have the matching lengths (checked when the
-/// instance was built).
+/// Permutes `state` in place. `state.len()` is the width `t` (at least 1 and at most
+/// [`MAX_WIDTH`]); the caller guarantees that the schedule's tables have the matching lengths
+/// (checked when the instance was built).
 #[inline(always)]
-pub(crate) fn permute<F: Field, const D: u64>(state: &mut [F], s: Schedule<'_, F>) {
+pub(crate) fn permute<A: ScheduleOps, const D: u64>(state: &mut [A], s: Schedule<'_, A::Constant>) {
     let t = state.len();
+    let Some(&first_element) = state.first() else {
+        return;
+    };
+    // Scratch for the matrix products, initialized once per permutation.
+    let mut out = [first_element; MAX_WIDTH];
     let mut rows = s.full.chunks_exact(t);
     let half = s.full.len() / t / 2;
     if let Some(first) = rows.next() {
         for (x, &c) in state.iter_mut().zip(first) {
-            *x = x.add(c);
+            *x = x.add_constant(c);
         }
     }
     for round in 0..half {
@@ -83,25 +146,22 @@ pub(crate) fn permute<F: Field, const D: u64>(state: &mut [F], s: Schedule<'_, F
         } else {
             s.mds
         };
-        full_round::<F, D>(state, rows.next(), m);
+        full_round::<A, D>(state, rows.next(), m, &mut out);
     }
     let sparse = s
         .sparse_rows
         .chunks_exact(t)
         .zip(s.sparse_cols.chunks_exact(t));
     for (&c, (row, col)) in s.partial.iter().zip(sparse) {
-        let x0 = state[0].sbox::<D>().add(c);
+        let x0 = state[0].sbox::<D>().add_constant(c);
         state[0] = x0;
-        let y0 = row
-            .iter()
-            .zip(state.iter())
-            .fold(F::ZERO_ELEMENT, |acc, (&a, &x)| acc.add(a.mul(x)));
+        let y0 = A::dot(row, state);
         for (x, &w) in state.iter_mut().zip(col).skip(1) {
-            *x = x.add(w.mul(x0));
+            *x = x.mul_add(w, x0);
         }
         state[0] = y0;
     }
     for _ in 0..half {
-        full_round::<F, D>(state, rows.next(), s.mds);
+        full_round::<A, D>(state, rows.next(), s.mds, &mut out);
     }
 }

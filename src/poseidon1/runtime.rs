@@ -4,8 +4,9 @@ use crate::Error;
 use crate::field::{Field, PrimeField};
 use crate::poseidon1::Poseidon1Params;
 use crate::poseidon1::ct::Poseidon1Ct;
-use crate::poseidon1::permutation::{Schedule, permute};
+use crate::poseidon1::permutation::{Poseidon1Layout, Schedule, permute};
 use crate::poseidon1::schedule::{OptimizedSchedule, optimize};
+use crate::poseidon2::batch_cache::{BatchCache, Constants, Tables, Word};
 use alloc::vec::Vec;
 
 /// A Poseidon1 permutation whose width `t` is known at run time, built once from
@@ -22,13 +23,80 @@ use alloc::vec::Vec;
 /// assert!(perm.permute_mut(&mut state[..2]).is_err()); // wrong length: Err, never a panic
 /// # }
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Batches keep the backend chosen for `F` and the schedule in its kernel's form in a cache
+/// inside the value, built (and allocated, once) on the first batch call that reaches the
+/// kernel. `==` and `Debug` ignore the cache.
+#[derive(Clone)]
 pub struct Poseidon1<F> {
     width: usize,
     sbox_degree: u64,
     rounds_f: usize,
     rounds_p: usize,
     schedule: OptimizedSchedule<F>,
+    /// The batch backend and kernel-form schedule, built on the first batch call.
+    batch: BatchCache<OptimizedSchedule<Word>>,
+}
+
+impl<F: PartialEq> PartialEq for Poseidon1<F> {
+    /// Equal shape and schedule (the batch cache is not compared).
+    fn eq(&self, other: &Self) -> bool {
+        (self.width, self.sbox_degree, self.rounds_f, self.rounds_p)
+            == (
+                other.width,
+                other.sbox_degree,
+                other.rounds_f,
+                other.rounds_p,
+            )
+            && self.schedule == other.schedule
+    }
+}
+
+impl<F: Eq> Eq for Poseidon1<F> {}
+
+impl<F: core::fmt::Debug> core::fmt::Debug for Poseidon1<F> {
+    /// The fields the derived `Debug` would print (the batch cache is left out).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Poseidon1")
+            .field("width", &self.width)
+            .field("sbox_degree", &self.sbox_degree)
+            .field("rounds_f", &self.rounds_f)
+            .field("rounds_p", &self.rounds_p)
+            .field("schedule", &self.schedule)
+            .finish()
+    }
+}
+
+/// The kernel-form schedule of a [`Poseidon1`]: the same tables over kernel words, one `Vec`
+/// each, allocated once.
+impl Tables for OptimizedSchedule<Word> {
+    type Layout = Poseidon1Layout;
+    fn build<F: Field>(s: Constants<'_, Self, F>, word: impl Fn(F) -> Word) -> Self {
+        let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
+        OptimizedSchedule {
+            full: convert(s.full),
+            partial: convert(s.partial),
+            sparse_rows: convert(s.sparse_rows),
+            sparse_cols: convert(s.sparse_cols),
+            pre_sparse: convert(s.pre_sparse),
+            mds: convert(s.mds),
+        }
+    }
+    fn view(&self) -> Constants<'_, Self, Word> {
+        view(self)
+    }
+}
+
+/// The borrowed view of `s`.
+fn view<W>(s: &OptimizedSchedule<W>) -> Schedule<'_, W> {
+    Schedule {
+        full: &s.full,
+        partial: &s.partial,
+        sparse_rows: &s.sparse_rows,
+        sparse_cols: &s.sparse_cols,
+        pre_sparse: &s.pre_sparse,
+        mds: &s.mds,
+    }
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -51,6 +119,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
                 pre_sparse: s.pre_sparse.to_vec(),
                 mds: s.mds.to_vec(),
             },
+            batch: BatchCache::new(),
         }
     }
 }
@@ -68,6 +137,7 @@ impl<F: PrimeField> Poseidon1<F> {
             rounds_f: params.rounds_f(),
             rounds_p: params.rounds_p(),
             schedule: optimize(params)?,
+            batch: BatchCache::new(),
         })
     }
 }
@@ -94,16 +164,15 @@ impl<F: Field> Poseidon1<F> {
         &self.schedule
     }
 
-    fn view(&self) -> Schedule<'_, F> {
-        let s = &self.schedule;
-        Schedule {
-            full: &s.full,
-            partial: &s.partial,
-            sparse_rows: &s.sparse_rows,
-            sparse_cols: &s.sparse_cols,
-            pre_sparse: &s.pre_sparse,
-            mds: &s.mds,
-        }
+    /// The borrowed view the round driver runs.
+    pub(crate) fn view(&self) -> Schedule<'_, F> {
+        view(&self.schedule)
+    }
+
+    /// The value's batch cache (filled and read by `crate::simd`).
+    #[inline]
+    pub(crate) fn batch_cache(&self) -> &BatchCache<OptimizedSchedule<Word>> {
+        &self.batch
     }
 
     /// Permutes `state` (exactly `t` elements) in place.
@@ -145,8 +214,10 @@ impl<F: Field> Poseidon1<F> {
         Ok(state)
     }
 
-    /// Permutes, in place, every width-`t` state of the flat buffer `states`, on the portable
-    /// path, across threads with the `parallel` feature.
+    /// Permutes, in place, every width-`t` state of the flat buffer `states`: whole groups of 8
+    /// states on the AVX-512 IFMA kernel when the CPU has it and `F` is a field it reads (BN254,
+    /// BLS12-381; see [`crate::batch_backend`]), the rest on the scalar path; across threads
+    /// with the `parallel` feature.
     ///
     /// # Errors
     /// [`Error::InvalidBatchLength`] if `states.len()` is not a multiple of `t`; nothing is

@@ -82,13 +82,39 @@ impl Kernel {
     }
 }
 
-/// Where a permutation keeps its kernel-form round constants (see [`BatchCache`]).
-pub(crate) trait Tables: Sized {
-    /// The tables of `rc` converted by `word`; `rc` has the implementor's shape.
-    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self;
-    /// The tables in the layout of [`RoundConstants`].
-    fn view(&self) -> RoundConstants<'_, Word>;
+/// How a permutation family lays out its constants: one borrowed view, over the field on the
+/// portable path and over kernel-form [`Word`]s in a kernel. A marker type per family
+/// ([`Poseidon2Layout`], `poseidon1::permutation::Poseidon1Layout`).
+pub(crate) trait Layout: Sized {
+    /// The borrowed constants with elements of type `W`.
+    type Of<'a, W: Copy + Sync + 'a>: Copy + Send + Sync;
+    /// Whether the family's round structure has a kernel on `backend` (the portable path always
+    /// runs it).
+    fn has_kernel(backend: BatchBackend) -> bool;
 }
+
+/// Poseidon2's layout, [`RoundConstants`]; every backend has its round structure.
+pub(crate) enum Poseidon2Layout {}
+
+impl Layout for Poseidon2Layout {
+    type Of<'a, W: Copy + Sync + 'a> = RoundConstants<'a, W>;
+    fn has_kernel(_: BatchBackend) -> bool {
+        true
+    }
+}
+
+/// Where a permutation keeps its kernel-form constants (see [`BatchCache`]).
+pub(crate) trait Tables: Sized {
+    /// The family's layout.
+    type Layout: Layout;
+    /// The tables of `rc` converted by `word`; `rc` has the implementor's shape.
+    fn build<F: Field>(rc: Constants<'_, Self, F>, word: impl Fn(F) -> Word) -> Self;
+    /// The tables in the family's layout.
+    fn view(&self) -> Constants<'_, Self, Word>;
+}
+
+/// The constants of the tables `S`' family, borrowed, with elements of type `W`.
+pub(crate) type Constants<'a, S, W> = <<S as Tables>::Layout as Layout>::Of<'a, W>;
 
 /// The kernel-form constants of a `Poseidon2Ct<_, T, RF, RP, _>`: fixed-size arrays, no heap.
 #[derive(Clone, Copy)]
@@ -99,6 +125,7 @@ pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
 }
 
 impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF, RP> {
+    type Layout = Poseidon2Layout;
     fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
         CtTables {
             external: core::array::from_fn(|r| {
@@ -128,6 +155,7 @@ pub(crate) struct VecTables {
 
 #[cfg(feature = "alloc")]
 impl Tables for VecTables {
+    type Layout = Poseidon2Layout;
     fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
         let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
         VecTables {
@@ -191,14 +219,21 @@ impl<S: Tables> BatchCache<S> {
     }
 }
 
-/// One batch call's view of a permutation: its scalar constants (the portable path), and the
-/// backend to run with the cached kernel data and kernel-form constants.
-#[derive(Clone, Copy)]
-pub(crate) struct Batch<'a, F> {
-    /// The scalar round constants.
-    pub(crate) rc: RoundConstants<'a, F>,
+/// One batch call's view of a permutation of the family `L`: its scalar constants (the portable
+/// path), and the backend to run with the cached kernel data and kernel-form constants.
+pub(crate) struct Batch<'a, F: Copy + Sync + 'a, L: Layout> {
+    /// The scalar constants.
+    pub(crate) rc: L::Of<'a, F>,
     /// The backend to run.
     pub(crate) backend: BatchBackend,
     /// The kernel data and kernel-form constants, if the batch reaches a kernel.
-    pub(crate) kernel: Option<(&'a Kernel, RoundConstants<'a, Word>)>,
+    pub(crate) kernel: Option<(&'a Kernel, L::Of<'a, Word>)>,
 }
+
+impl<'a, F: Copy + Sync + 'a, L: Layout> Clone for Batch<'a, F, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<'a, F: Copy + Sync + 'a, L: Layout> Copy for Batch<'a, F, L> {}

@@ -13,7 +13,8 @@
 //!
 //! # Bounds (`p < 2^255`, `R = 2^260`, so `p / R < 2^-5`)
 //! - [`mont_mul`] / [`mont_square`]: for normalized `a`, `b` the result is
-//!   `r = (a b + m p) / R < a b / R + p` with `m < R`, normalized. If `a, b < 2p` then
+//!   `r = (a b + m p) / R < a b / R + p` with `m < R`, normalized (more generally, [`redc`] of
+//!   columns summing to `T` gives `< T / R + p`). If `a, b < 2p` then
 //!   `r < 4 p^2 / R + p < p (1 + 2^-3) < 2p`; if `b < p` (a constant) then `r < p + p = 2p` for
 //!   every normalized `a`. Every multiplication below has one of these two shapes, so every
 //!   product is `< 2p`. Column accumulators stay below `10 * 2^52` after the product and below
@@ -38,8 +39,31 @@
 //! every multiplied value is therefore normalized and `< 2p`. At the end: `reduce`, multiply by
 //! `2^256 mod p` (back to ark's form, `< 2p`), subtract `p` once if needed (canonical `< p`).
 //!
-//! Round constants are converted to this form once per permutation value (its batch cache, see
-//! `crate::simd`) and broadcast from memory
+//! # Poseidon1 (optimized schedule, eprint 2019/458 appendix B)
+//! The Poseidon1 round driver ([`crate::poseidon1::permutation::permute`]) runs on the same
+//! [`Packed`] through [`ScheduleOps`]; every step returns a normalized value `< 2p` for
+//! normalized inputs `< 2p`, so by induction over the driver's steps (loaded states `< 2p`)
+//! every value it holds, multiplies or feeds to the S-box is normalized and `< 2p`:
+//! - `add_constant`: `reduce(x + c)` with `x < 2p`, `c < p`: value `< 3p < 2^257`, limbs
+//!   `< 2^53`, well inside [`reduce`]'s range: `< 2p`.
+//! - `sbox`: the chains above on a value `< 2p`: `< 2p`.
+//! - `mul_add`, `x + w x_0` (the sparse matrices' first column): `mont_mul(x_0, w)` with `w < p`
+//!   is `< 2p`; the sum `< 4p`, limbs `< 2^53`; [`reduce`] gives `< 2p`.
+//! - `dot`, `sum_j m_j x_j` over `t <= MAX_WIDTH = 32` terms (dense MDS and `pre_sparse` rows, the
+//!   sparse first rows; the circom widths have `t <= 17`): the 10-column products of all terms
+//!   are summed unreduced ([`mul_acc`]), then one [`redc`] and one [`reduce`]. Limb headroom:
+//!   one product adds less than `10 · 2^52` to a column (at most 5 low and 5 high halves, each
+//!   `< 2^52`), so after `t` terms a column is `< 10 t · 2^52 <= 320 · 2^52`; the reduction adds
+//!   at most 10 more halves and a carry `< 2^12`: every column stays `< 331 · 2^52 < 2^61`, no
+//!   64-bit overflow. Value: the sum is `T < t · 2p · p` (`x_j < 2p`, constants `m_j < p`), so
+//!   the reduction's `(T + m p) / R < (2t p / R + 1) p < (2 · 32 · 2^-5 + 1) p = 3p` (`m < R`),
+//!   normalized (`< 2^260`); [`reduce`] gives `< 2p`. One reduction per output instead of one
+//!   per product: a dense row of `t` terms costs `t` products and one [`redc`].
+//!
+//! Constants (round constants; for Poseidon1 every table of the schedule: `full`, `partial`,
+//! `sparse_rows`, `sparse_cols`, `pre_sparse`, `mds`) are converted to this form (canonical,
+//! `< p`) once per permutation value or batch call (its batch cache, see `crate::simd`) and
+//! broadcast from memory
 //! (`vpbroadcastq`, a plain load on the load ports) where they are used; pre-broadcast copies
 //! would be 8 times larger (26 KB for BN254 t = 3) and compete with the states for L1.
 
@@ -48,9 +72,10 @@ use core::arch::x86_64::*;
 use crate::field::kernel_form::avx512_ifma::{LIMBS, MASK52, Modulus};
 use crate::field::{Field, Sealed};
 use crate::params::MAX_WIDTH;
+use crate::poseidon1::permutation::{Schedule, ScheduleOps};
 use crate::poseidon2::batch_cache::Word;
 use crate::poseidon2::linear::{DiagonalOps, LinearLayers, LinearOps, internal_layer};
-use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
+use crate::poseidon2::permutation::{RoundConstants, RoundOps};
 
 /// States per vector group (one per 64-bit lane of a `__m512i`).
 const LANES: usize = 8;
@@ -70,58 +95,45 @@ pub(super) fn supports<F: Field>() -> bool {
 }
 
 /// Runs every whole group of 8 states of `states` (flat, width `t`) through the kernel when the
-/// CPU allows it, with `F`'s `modulus` ([`Modulus::of`]) and the round constants `rc` in kernel
-/// form (`field::kernel_form::avx512_ifma::word`), and returns the states left for the portable
+/// CPU allows it, with `F`'s `modulus` ([`Modulus::of`]) and the constants `rounds` in kernel
+/// form (`field::kernel_form::avx512_ifma::word`) in a family's layout (Poseidon2's
+/// [`RoundConstants`] or Poseidon1's [`Schedule`]), and returns the states left for the portable
 /// path.
-pub(super) fn permute_batch<'a, F: Field, const D: u64>(
+pub(super) fn permute_batch<'a, F: Field, const D: u64, R: Rounds>(
     states: &'a mut [F],
     t: usize,
     modulus: &Modulus,
-    rc: RoundConstants<'_, Word>,
+    rounds: R,
 ) -> &'a mut [F] {
     let group = LANES * t;
     if states.len() < group || !cpu_has_ifma() {
         return states;
     }
-    let kernel = Kernel {
-        modulus,
-        external: Table(rc.external),
-        internal: Table(rc.internal),
-        diag_m1: Table(rc.diag_m1),
-    };
     let (vector, rest) = states.split_at_mut(states.len() / group * group);
     // SAFETY: `cpu_has_ifma()` confirmed avx512f, avx512dq and avx512ifma on this CPU, the only
     // requirement of the `#[target_feature]` function.
-    unsafe { permute_all::<F, D>(vector, t, &kernel) };
+    unsafe { permute_all::<F, D, R>(vector, t, modulus, rounds) };
     rest
 }
 
-/// One batch call's constants, borrowed from the permutation's batch cache: the modulus data
-/// and the round constants in kernel form (`c * 2^260 mod p`, canonical, 52-bit limbs), in the
-/// layout of [`RoundConstants`].
-struct Kernel<'a> {
-    modulus: &'a Modulus,
-    external: Table<'a>,
-    internal: Table<'a>,
-    diag_m1: Table<'a>,
+/// A permutation family's kernel-form constants, borrowed from its batch cache: runs the
+/// family's one round driver on [`Packed`] states.
+pub(super) trait Rounds: Copy {
+    /// Permutes the interleaved state `x` with the family's round driver.
+    fn permute<const D: u64, const G: usize>(self, x: &mut [Packed<'_, G>]);
 }
 
-/// One table of kernel-form constants (a slice that iterates by reference like the `Vec` it
-/// replaced).
-struct Table<'a>(&'a [[u64; LIMBS]]);
-
-impl core::ops::Deref for Table<'_> {
-    type Target = [[u64; LIMBS]];
-    fn deref(&self) -> &Self::Target {
-        self.0
+impl Rounds for RoundConstants<'_, Word> {
+    #[inline(always)]
+    fn permute<const D: u64, const G: usize>(self, x: &mut [Packed<'_, G>]) {
+        crate::poseidon2::permutation::permute::<Packed<'_, G>, D>(x, self);
     }
 }
 
-impl<'a> IntoIterator for &Table<'a> {
-    type Item = &'a [u64; LIMBS];
-    type IntoIter = core::slice::Iter<'a, [u64; LIMBS]>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
+impl Rounds for Schedule<'_, Word> {
+    #[inline(always)]
+    fn permute<const D: u64, const G: usize>(self, x: &mut [Packed<'_, G>]) {
+        crate::poseidon1::permutation::permute::<Packed<'_, G>, D>(x, self);
     }
 }
 
@@ -217,12 +229,11 @@ fn redc<const N: usize>(mut t: [[__m512i; 2 * LIMBS]; N], v: &Vecs) -> [Fe; N] {
     out
 }
 
-/// `a b / 2^260 mod p`, lane-wise, for normalized `a`, `b` (result `< 2p` under the bounds in
-/// the module docs).
+/// Adds the 10-column product `a b` of normalized `a`, `b` to the columns `t` (each column
+/// grows by less than `10 · 2^52`), lane-wise.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn mont_mul<const N: usize>(a: &[Fe; N], b: &[Fe; N], v: &Vecs) -> [Fe; N] {
-    let mut t = [[v.zero; 2 * LIMBS]; N];
+fn mul_acc<const N: usize>(t: &mut [[__m512i; 2 * LIMBS]; N], a: &[Fe; N], b: &[Fe; N]) {
     for i in 0..LIMBS {
         for j in 0..LIMBS {
             for n in 0..N {
@@ -232,6 +243,15 @@ fn mont_mul<const N: usize>(a: &[Fe; N], b: &[Fe; N], v: &Vecs) -> [Fe; N] {
             }
         }
     }
+}
+
+/// `a b / 2^260 mod p`, lane-wise, for normalized `a`, `b` (result `< 2p` under the bounds in
+/// the module docs).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn mont_mul<const N: usize>(a: &[Fe; N], b: &[Fe; N], v: &Vecs) -> [Fe; N] {
+    let mut t = [[v.zero; 2 * LIMBS]; N];
+    mul_acc(&mut t, a, b);
     redc(t, v)
 }
 
@@ -350,7 +370,7 @@ fn add_constant_reduce<const N: usize>(x: &[Fe; N], c: &[u64; LIMBS], v: &Vecs) 
 /// Made only inside [`permute_all`], entered after `cpu_has_ifma()` confirmed avx512f, avx512dq
 /// and avx512ifma: that is the safety argument of every `unsafe` call below.
 #[derive(Clone, Copy)]
-struct Packed<'v, const G: usize> {
+pub(super) struct Packed<'v, const G: usize> {
     x: [Fe; G],
     v: &'v Vecs,
 }
@@ -401,32 +421,99 @@ impl<const G: usize> RoundOps for Packed<'_, G> {
     }
 }
 
+/// Poseidon1's steps (bounds in the module docs): every result is normalized and `< 2p`, for
+/// inputs that are.
+impl<const G: usize> ScheduleOps for Packed<'_, G> {
+    type Constant = [u64; LIMBS];
+
+    /// `reduce(x + c)`.
+    #[inline(always)]
+    fn add_constant(self, c: [u64; LIMBS]) -> Self {
+        // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+        let x = unsafe { add_constant_reduce(&self.x, &c, self.v) };
+        Packed { x, v: self.v }
+    }
+
+    #[inline(always)]
+    fn sbox<const D: u64>(self) -> Self {
+        // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+        let x = unsafe { sbox::<D, G>(&self.x, self.v) };
+        Packed { x, v: self.v }
+    }
+
+    /// The products accumulated unreduced, one Montgomery reduction and one [`reduce`] per
+    /// output.
+    #[inline(always)]
+    fn dot(row: &[[u64; LIMBS]], state: &[Self]) -> Self {
+        let v = state[0].v;
+        // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+        let x = unsafe { dot(row, state, v) };
+        Packed { x, v }
+    }
+
+    /// `reduce(x + mont_mul(x0, w))`.
+    #[inline(always)]
+    fn mul_add(self, w: [u64; LIMBS], x0: Self) -> Self {
+        // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+        let x = unsafe { mul_add(&self.x, &w, &x0.x, self.v) };
+        Packed { x, v: self.v }
+    }
+}
+
+/// `sum_j row[j] · state[j]`: the 10-column products of every term summed unreduced, then one
+/// [`redc`] and one [`reduce`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn dot<const G: usize>(row: &[[u64; LIMBS]], state: &[Packed<'_, G>], v: &Vecs) -> [Fe; G] {
+    let mut t = [[v.zero; 2 * LIMBS]; G];
+    for (c, x) in row.iter().zip(state) {
+        mul_acc(&mut t, &x.x, &[broadcast(c); G]);
+    }
+    reduce(&redc(t, v), v)
+}
+
+/// `reduce(x + mont_mul(x0, w))`, `w` broadcast from kernel-form limbs.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn mul_add<const G: usize>(x: &[Fe; G], w: &[u64; LIMBS], x0: &[Fe; G], v: &Vecs) -> [Fe; G] {
+    let mut sum = mont_mul(x0, &[broadcast(w); G], v);
+    for (s, x) in sum.iter_mut().zip(x) {
+        *s = s.linear_add(*x);
+    }
+    reduce(&sum, v)
+}
+
 /// Permutes `states` (a whole number of groups of 8 states of width `t`) in place, `GROUPS`
 /// groups at a time, then a last odd group alone.
 ///
 /// # Safety
 /// The CPU must support avx512f, avx512dq and avx512ifma.
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-unsafe fn permute_all<F: Field, const D: u64>(states: &mut [F], t: usize, k: &Kernel) {
-    let v = Vecs::new(k.modulus);
+unsafe fn permute_all<F: Field, const D: u64, R: Rounds>(
+    states: &mut [F],
+    t: usize,
+    modulus: &Modulus,
+    rounds: R,
+) {
+    let v = Vecs::new(modulus);
     let group = LANES * t;
     let mut pairs = states.chunks_exact_mut(GROUPS * group);
     for chunk in &mut pairs {
-        permute_chunk::<F, D, GROUPS>(chunk, t, k, &v);
+        permute_chunk::<F, D, GROUPS, R>(chunk, t, rounds, &v);
     }
     let rest = pairs.into_remainder();
     if !rest.is_empty() {
-        permute_chunk::<F, D, 1>(rest, t, k, &v);
+        permute_chunk::<F, D, 1, R>(rest, t, rounds, &v);
     }
 }
 
 /// Loads `G` groups of 8 states (`chunk`, flat), permutes them interleaved, stores them back.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
-fn permute_chunk<F: Field, const D: u64, const G: usize>(
+fn permute_chunk<F: Field, const D: u64, const G: usize, R: Rounds>(
     chunk: &mut [F],
     t: usize,
-    k: &Kernel,
+    rounds: R,
     v: &Vecs,
 ) {
     let group = LANES * t;
@@ -440,12 +527,7 @@ fn permute_chunk<F: Field, const D: u64, const G: usize>(
             xi.x[g] = y;
         }
     }
-    let rc = RoundConstants {
-        external: &k.external,
-        internal: &k.internal,
-        diag_m1: &k.diag_m1,
-    };
-    permute::<Packed<'_, G>, D>(x, rc);
+    rounds.permute::<D, G>(x);
     for (g, states) in chunk.chunks_exact_mut(group).enumerate() {
         for (y, xi) in one.iter_mut().zip(&*x) {
             *y = xi.x[g];

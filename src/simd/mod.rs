@@ -1,16 +1,18 @@
 //! Batch permutation backends, and the one place that chooses between them.
 //!
-//! - **portable**: the scalar round driver ([`crate::poseidon2::permutation::permute`]) in a
-//!   loop. Always compiled; the only path under `no_std`, Miri, on non-x86_64 targets and with
+//! - **portable**: the family's scalar round driver ([`crate::poseidon2::permutation::permute`],
+//!   [`crate::poseidon1::permutation::permute`]) in a loop. Always compiled; the only path under `no_std`, Miri, on non-x86_64 targets and with
 //!   `RUSTFLAGS="--cfg fast_poseidon2_force_portable"`; the oracle every other backend is tested
 //!   against; and the path for the leftover states a vector backend does not take.
 //! - **AVX-512 IFMA** ([`avx512_ifma`], x86_64 with `std`): 8 states per vector group, 52-bit
 //!   limbs, Montgomery multiplication with `vpmadd52luq/huq`. Taken for any field whose elements
 //!   are four 64-bit Montgomery limbs with `2^250 <= p < 2^255` (BN254, BLS12-381) when the CPU
-//!   has `avx512f`, `avx512dq` and `avx512ifma`.
+//!   has `avx512f`, `avx512dq` and `avx512ifma`. Runs both families: Poseidon2 and Poseidon1
+//!   (each family's one round driver on its vectors).
 //! - **AVX-512F / AVX2** ([`goldilocks`], x86_64 with `std`): 8 / 4 states per vector group,
 //!   one `u64` lane per element with the special-form reduction. Taken for the Goldilocks field
 //!   (`GoldilocksFast` and ark's `Goldilocks`): AVX-512F when the CPU has it, else AVX2.
+//!   Poseidon2 only: Poseidon1 batches over Goldilocks run the portable path.
 //!
 //! The scalar MULX/ADX Montgomery product and the assembly addition of BN254 and BLS12-381
 //! (one state at a time) are not batch backends: they live in the field layer
@@ -19,11 +21,14 @@
 //! The choice is made at run time, without build flags: `std::is_x86_feature_detected!` probes
 //! the CPU once and caches the answer. Each permutation value keeps what its batches need in a
 //! [`BatchCache`], filled on its first batch call: the backend chosen for its field on this CPU,
-//! the field's kernel data (e.g. the AVX-512 IFMA modulus constants) and its round constants in
-//! the kernel's form, in fixed-size arrays for [`crate::poseidon2::ct::Poseidon2Ct`] (`CtTables`,
-//! on the stack of each batch call, no heap) and in `Vec`s inside [`crate::Poseidon2`]
-//! (`VecTables`, allocated once). Later batch calls redo no detection and no conversion, and
-//! allocate nothing.
+//! the field's kernel data (e.g. the AVX-512 IFMA modulus constants) and its constants in
+//! the kernel's form (the family's layout, `batch_cache::Layout`), in fixed-size arrays for the
+//! const-generic types (`CtTables` for [`crate::poseidon2::ct::Poseidon2Ct`], a `Poseidon1Ct`
+//! over kernel words for [`crate::poseidon1::ct::Poseidon1Ct`]: on the stack of each batch call,
+//! no heap; circom's instances keep one per width in a `static`) and in `Vec`s inside
+//! [`crate::Poseidon2`] and [`crate::poseidon1::Poseidon1`] (`VecTables`, an
+//! `OptimizedSchedule` of kernel words; allocated once). Later batch calls redo no detection and
+//! no conversion, and allocate nothing.
 //!
 //! This is the top layer (`field` -> `params` -> `poseidon2` -> `modes` -> `simd`): the data it
 //! reads is defined below it, the cache types and [`BatchBackend`] in `poseidon2::batch_cache`
@@ -37,11 +42,15 @@
 //! vector instructions, there the MULX/ADX inline assembly, each with a `// SAFETY:` comment.
 
 use crate::field::Field;
-use crate::poseidon2::batch_cache::{Batch, BatchBackend, BatchCache, Tables};
+use crate::poseidon1::permutation::Poseidon1Layout;
+use crate::poseidon2::batch_cache::{
+    Batch, BatchBackend, BatchCache, Constants, Layout, Poseidon2Layout, Tables,
+};
 #[cfg(fast_poseidon2_simd)]
 use crate::poseidon2::batch_cache::{Kernel, Prepared};
 use crate::poseidon2::linear::LinearLayers;
-use crate::poseidon2::permutation::{RoundConstants, permute};
+#[cfg(fast_poseidon2_simd)]
+use crate::poseidon2::{batch_cache::Word, permutation::RoundConstants};
 
 /// Items or statements that exist only where a SIMD backend can run: x86_64 with `std`
 /// (run-time detection), not under Miri, and not forced portable.
@@ -62,7 +71,9 @@ simd_only! { items:
 }
 mod permutations;
 
-/// The backend `permute_batch` uses for the field `F` on this CPU and build.
+/// The backend `permute_batch` uses for the field `F` on this CPU and build (Poseidon1 batches
+/// run the portable path instead when this is a Goldilocks backend, whose kernels do not have
+/// Poseidon1's rounds).
 ///
 /// Batches smaller than one vector group (8 states; 4 on [`BatchBackend::Avx2`]), and the last
 /// states of any batch that do not fill a group, always run on the portable path.
@@ -93,20 +104,21 @@ pub(crate) fn runs<F: Field>(backend: BatchBackend) -> bool {
 
 /// Filling and reading the cache (the type, data only, is `poseidon2::batch_cache`'s).
 impl<S: Tables> BatchCache<S> {
-    /// The view of a batch of `states` states on [`batch_backend`]'s choice for `F`; `rc` are
-    /// the permutation's constants (the same on every call: the cache is built from the first
-    /// call's). The cache is filled by the first call whose batch fills one vector group of the
-    /// backend: smaller batches run portable and convert nothing.
+    /// The view of a batch of `states` states on [`batch_backend`]'s choice for `F` (the
+    /// portable path if the family has no kernel there); `rc` are the permutation's constants
+    /// (the same on every call: the cache is built from the first call's). The cache is filled
+    /// by the first call whose batch fills one vector group of the backend: smaller batches run
+    /// portable and convert nothing.
     #[inline]
     pub(crate) fn batch<'a, F: Field>(
         &'a self,
-        rc: RoundConstants<'a, F>,
+        rc: Constants<'a, S, F>,
         states: usize,
-    ) -> Batch<'a, F> {
+    ) -> Batch<'a, F, S::Layout> {
         simd_only! { statements:
             let best = match self.cell.get() {
                 Some(prepared) => prepared.best,
-                None => batch_backend::<F>(),
+                None => best_for::<F, S::Layout>(),
             };
             return self.view(rc, best, states);
         }
@@ -118,11 +130,12 @@ impl<S: Tables> BatchCache<S> {
     /// run `F` on this CPU and build (the testing hook `permute_batch_on`).
     pub(crate) fn batch_on<'a, F: Field>(
         &'a self,
-        rc: RoundConstants<'a, F>,
+        rc: Constants<'a, S, F>,
         backend: BatchBackend,
         states: usize,
-    ) -> Option<Batch<'a, F>> {
-        runs::<F>(backend).then(|| self.view(rc, backend, states))
+    ) -> Option<Batch<'a, F, S::Layout>> {
+        (runs::<F>(backend) && S::Layout::has_kernel(backend))
+            .then(|| self.view(rc, backend, states))
     }
 
     /// The view of `states` states on `backend`, which runs `F` here: with the kernel data and
@@ -130,16 +143,16 @@ impl<S: Tables> BatchCache<S> {
     #[inline]
     fn view<'a, F: Field>(
         &'a self,
-        rc: RoundConstants<'a, F>,
+        rc: Constants<'a, S, F>,
         backend: BatchBackend,
         states: usize,
-    ) -> Batch<'a, F> {
+    ) -> Batch<'a, F, S::Layout> {
         simd_only! { statements:
             if states >= backend.group_states() {
                 let prepared = self.cell.get_or_init(|| {
                     let kernel = Kernel::of::<F>();
                     Prepared {
-                        best: batch_backend::<F>(),
+                        best: best_for::<F, S::Layout>(),
                         kernel: kernel.map(|k| (k, S::build(rc, |c| k.word(c)))),
                     }
                 });
@@ -158,14 +171,71 @@ impl<S: Tables> BatchCache<S> {
     }
 }
 
+/// [`batch_backend`] for `F` if the family `L` has a kernel there, else the portable path.
+#[cfg(fast_poseidon2_simd)]
+fn best_for<F: Field, L: Layout>() -> BatchBackend {
+    let best = batch_backend::<F>();
+    if L::has_kernel(best) {
+        best
+    } else {
+        BatchBackend::Portable
+    }
+}
+
+/// A permutation family's round structure on every backend: the scalar round driver for one
+/// state (the portable path), and its kernel-form constants as each kernel family reads them.
+trait BatchRounds<F: Field>: Layout {
+    /// Permutes one state (`t` elements) with the scalar round driver.
+    fn permute_one<const D: u64>(state: &mut [F], rc: Self::Of<'_, F>);
+
+    /// The kernel-form constants as the AVX-512 IFMA kernel runs them.
+    #[cfg(fast_poseidon2_simd)]
+    fn ifma(rc: Self::Of<'_, Word>) -> impl avx512_ifma::Rounds;
+
+    /// The kernel-form constants as the Goldilocks kernels run them, `None` if they do not have
+    /// the family's rounds.
+    #[cfg(fast_poseidon2_simd)]
+    fn goldilocks(rc: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>>;
+}
+
+impl<F: Field + LinearLayers> BatchRounds<F> for Poseidon2Layout {
+    #[inline(always)]
+    fn permute_one<const D: u64>(state: &mut [F], rc: Self::Of<'_, F>) {
+        crate::poseidon2::permutation::permute::<F, D>(state, rc);
+    }
+    #[cfg(fast_poseidon2_simd)]
+    fn ifma(rc: Self::Of<'_, Word>) -> impl avx512_ifma::Rounds {
+        rc
+    }
+    #[cfg(fast_poseidon2_simd)]
+    fn goldilocks(rc: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>> {
+        Some(rc)
+    }
+}
+
+impl<F: Field> BatchRounds<F> for Poseidon1Layout {
+    #[inline(always)]
+    fn permute_one<const D: u64>(state: &mut [F], s: Self::Of<'_, F>) {
+        crate::poseidon1::permutation::permute::<F, D>(state, s);
+    }
+    #[cfg(fast_poseidon2_simd)]
+    fn ifma(s: Self::Of<'_, Word>) -> impl avx512_ifma::Rounds {
+        s
+    }
+    #[cfg(fast_poseidon2_simd)]
+    fn goldilocks(_: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>> {
+        None
+    }
+}
+
 /// Permutes every state of `states` in place on `batch`'s backend (whole vector groups when it
-/// runs a kernel; everything else on the portable path): `states` is a flat buffer of
-/// `states.len() / t` states of width `t`; the caller guarantees `states.len() % t == 0` and
-/// that the constants match `t`.
-pub(crate) fn permute_batch<F: Field + LinearLayers, const D: u64>(
+/// runs a kernel that has the family's rounds; everything else on the portable path): `states`
+/// is a flat buffer of `states.len() / t` states of width `t`; the caller guarantees
+/// `states.len() % t == 0` and that the constants match `t`.
+fn permute_batch<F: Field, L: BatchRounds<F>, const D: u64>(
     states: &mut [F],
     t: usize,
-    batch: Batch<'_, F>,
+    batch: Batch<'_, F, L>,
 ) {
     simd_only! { statements:
         let states = match (batch.backend, batch.kernel) {
@@ -176,22 +246,23 @@ pub(crate) fn permute_batch<F: Field + LinearLayers, const D: u64>(
             // runs, in every crate that batches it).
             (BatchBackend::Avx512Ifma, Some((Kernel::Ifma(modulus), rc))) => {
                 if const { F::MONTGOMERY_256_MODULUS.is_some() } {
-                    avx512_ifma::permute_batch::<F, D>(states, t, modulus, rc)
+                    avx512_ifma::permute_batch::<F, D, _>(states, t, modulus, L::ifma(rc))
                 } else {
                     states
                 }
             }
             (backend, Some((Kernel::Goldilocks(form), rc))) => {
-                if const { F::GOLDILOCKS_FACTOR.is_some() } {
-                    goldilocks::permute_batch::<F, D>(states, t, *form, rc, backend)
-                } else {
-                    states
+                match L::goldilocks(rc) {
+                    Some(rc) if const { F::GOLDILOCKS_FACTOR.is_some() } => {
+                        goldilocks::permute_batch::<F, D>(states, t, *form, rc, backend)
+                    }
+                    _ => states,
                 }
             }
             _ => states,
         };
     }
     for state in states.chunks_exact_mut(t) {
-        permute::<F, D>(state, batch.rc);
+        L::permute_one::<D>(state, batch.rc);
     }
 }

@@ -1,11 +1,16 @@
-//! The one place that binds the permutation types to the batch kernels: their
+//! The one place that binds the permutation types of both families to the batch kernels: their
 //! [`BatchPermutation`] impls (the batch path of every mode), the batch cache each builds
-//! (`Poseidon2Ct`, on the stack) or reads (`Poseidon2`, in the value), and the split of a batch
-//! across threads ([`run_batch`]).
+//! (`Poseidon2Ct` and `Poseidon1Ct`, on the stack) or reads (`Poseidon2` and `Poseidon1`, in the value), and the split of a batch across threads
+//! ([`run_batch`]).
 
+use super::BatchRounds;
 use crate::field::Field;
 use crate::modes::BatchPermutation;
-use crate::poseidon2::batch_cache::{Batch, BatchBackend, BatchCache, CtTables};
+use crate::poseidon1::ct::Poseidon1Ct;
+use crate::poseidon1::permutation::Poseidon1Layout;
+use crate::poseidon2::batch_cache::{
+    Batch, BatchBackend, BatchCache, CtTables, Poseidon2Layout, Word,
+};
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
 
@@ -16,10 +21,10 @@ const PARALLEL_MIN_STATES: usize = 64;
 /// Permutes the flat buffer `states` (a whole number of width-`t` states) on `batch`'s backend,
 /// in chunks across rayon's threads with the `parallel` feature (every chunk shares `batch`'s
 /// cached kernel constants: nothing is converted or allocated per chunk).
-pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(
+fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
     states: &mut [F],
     t: usize,
-    batch: Batch<'_, F>,
+    batch: Batch<'_, F, L>,
 ) {
     #[cfg(feature = "parallel")]
     {
@@ -32,11 +37,11 @@ pub(crate) fn run_batch<F: Field + LinearLayers, const D: u64>(
             let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
             states
                 .par_chunks_mut(per_chunk)
-                .for_each(|chunk| super::permute_batch::<F, D>(chunk, t, batch));
+                .for_each(|chunk| super::permute_batch::<F, L, D>(chunk, t, batch));
             return;
         }
     }
-    super::permute_batch::<F, D>(states, t, batch);
+    super::permute_batch::<F, L, D>(states, t, batch);
 }
 
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -46,7 +51,11 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// the batch fills one of its vector groups, the kernel-form constants, converted now into a
     /// cache on this stack frame (no heap).
     #[inline]
-    pub(crate) fn with_batch<R>(&self, states: usize, f: impl FnOnce(Batch<'_, F>) -> R) -> R {
+    pub(crate) fn with_batch<R>(
+        &self,
+        states: usize,
+        f: impl FnOnce(Batch<'_, F, Poseidon2Layout>) -> R,
+    ) -> R {
         let cache = BatchCache::<CtTables<T, RF, RP>>::new();
         f(cache.batch(self.constants(), states))
     }
@@ -57,7 +66,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
         &self,
         backend: BatchBackend,
         states: usize,
-        f: impl FnOnce(Option<Batch<'_, F>>) -> R,
+        f: impl FnOnce(Option<Batch<'_, F, Poseidon2Layout>>) -> R,
     ) -> R {
         let cache = BatchCache::<CtTables<T, RF, RP>>::new();
         f(cache.batch_on(self.constants(), backend, states))
@@ -74,7 +83,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
         self.with_batch(states.len() / T, |batch| {
-            run_batch::<F, D>(states, T, batch)
+            run_batch::<F, Poseidon2Layout, D>(states, T, batch)
         });
     }
 
@@ -83,7 +92,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
             let Some(batch) = batch else {
                 return false;
             };
-            run_batch::<F, D>(states, T, batch);
+            run_batch::<F, Poseidon2Layout, D>(states, T, batch);
             true
         })
     }
@@ -94,23 +103,33 @@ impl<F: Field> crate::Poseidon2<F> {
     /// The view of a batch of `states` states: the backend and kernel-form constants from the
     /// value's cache (built now by the first call whose batch fills a vector group).
     #[inline]
-    pub(crate) fn batch(&self, states: usize) -> Batch<'_, F> {
+    pub(crate) fn batch(&self, states: usize) -> Batch<'_, F, Poseidon2Layout> {
         self.batch_cache().batch(self.constants(), states)
+    }
+}
+
+/// [`run_batch`] for a runtime-width permutation: width `t` and S-box degree `d` known at run
+/// time (the degree was validated to be 3, 5, 7 or 11 when the parameters were built).
+#[cfg(feature = "alloc")]
+fn run_batch_of_degree<F: Field, L: BatchRounds<F>>(
+    states: &mut [F],
+    t: usize,
+    d: u64,
+    batch: Batch<'_, F, L>,
+) {
+    match d {
+        3 => run_batch::<F, L, 3>(states, t, batch),
+        5 => run_batch::<F, L, 5>(states, t, batch),
+        7 => run_batch::<F, L, 7>(states, t, batch),
+        _ => run_batch::<F, L, 11>(states, t, batch),
     }
 }
 
 #[cfg(feature = "alloc")]
 impl<F: Field + LinearLayers> crate::Poseidon2<F> {
-    /// [`run_batch`] with the instance's S-box degree.
-    fn run_batch(&self, states: &mut [F], batch: Batch<'_, F>) {
-        let t = self.width();
-        // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
-        match self.params().sbox_degree() {
-            3 => run_batch::<F, 3>(states, t, batch),
-            5 => run_batch::<F, 5>(states, t, batch),
-            7 => run_batch::<F, 7>(states, t, batch),
-            _ => run_batch::<F, 11>(states, t, batch),
-        }
+    /// [`run_batch`] with the instance's width and S-box degree.
+    fn run_batch(&self, states: &mut [F], batch: Batch<'_, F, Poseidon2Layout>) {
+        run_batch_of_degree(states, self.width(), self.params().sbox_degree(), batch);
     }
 }
 
@@ -139,28 +158,13 @@ impl<F: Field + LinearLayers> BatchPermutation<F> for crate::Poseidon2<F> {
     }
 }
 
-/// Permutes every width-`t` state of `states` by `permute`, one state at a time (the portable
-/// path), in chunks across rayon's threads with the `parallel` feature. The Poseidon1 batches
-/// run here: no SIMD kernel has the Poseidon1 round structure yet.
-fn run_portable<F: Field>(states: &mut [F], t: usize, permute: impl Fn(&mut [F]) + Sync) {
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        let n = states.len() / t;
-        let threads = rayon::current_num_threads();
-        if threads > 1 && n >= PARALLEL_MIN_STATES {
-            let per_chunk = n.div_ceil(4 * threads) * t;
-            states
-                .par_chunks_mut(per_chunk)
-                .for_each(|chunk| chunk.chunks_exact_mut(t).for_each(&permute));
-            return;
-        }
-    }
-    states.chunks_exact_mut(t).for_each(permute);
-}
+/// The batch cache of a `Poseidon1Ct<_, T, RF, RP, D>`: its schedule in kernel form, in
+/// fixed-size arrays on a batch call's stack.
+type Poseidon1CtCache<const T: usize, const RF: usize, const RP: usize, const D: u64> =
+    BatchCache<Poseidon1Ct<Word, T, RF, RP, D>>;
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> BatchPermutation<F>
-    for crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>
+    for Poseidon1Ct<F, T, RF, RP, D>
 {
     fn batch_width(&self) -> usize {
         T
@@ -168,19 +172,26 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> B
 
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
-        run_portable(states, T, |state| {
-            if let Ok(state) = <&mut [F; T]>::try_from(state) {
-                self.permute_mut(state);
-            }
-        });
+        let cache = Poseidon1CtCache::<T, RF, RP, D>::new();
+        let batch = cache.batch(self.schedule(), states.len() / T);
+        run_batch::<F, Poseidon1Layout, D>(states, T, batch);
     }
 
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
-        if backend != BatchBackend::Portable {
+        let cache = Poseidon1CtCache::<T, RF, RP, D>::new();
+        let Some(batch) = cache.batch_on(self.schedule(), backend, states.len() / T) else {
             return false;
-        }
-        self.permute_whole_states(states);
+        };
+        run_batch::<F, Poseidon1Layout, D>(states, T, batch);
         true
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<F: Field> crate::poseidon1::Poseidon1<F> {
+    /// [`run_batch`] with the instance's width and S-box degree.
+    fn run_batch(&self, states: &mut [F], batch: Batch<'_, F, Poseidon1Layout>) {
+        run_batch_of_degree(states, self.width(), self.sbox_degree(), batch);
     }
 }
 
@@ -192,14 +203,20 @@ impl<F: Field> BatchPermutation<F> for crate::poseidon1::Poseidon1<F> {
 
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
-        run_portable(states, self.width(), |state| self.permute_exact(state));
+        let batch = self
+            .batch_cache()
+            .batch(self.view(), states.len() / self.width());
+        self.run_batch(states, batch);
     }
 
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
-        if backend != BatchBackend::Portable {
+        let Some(batch) =
+            self.batch_cache()
+                .batch_on(self.view(), backend, states.len() / self.width())
+        else {
             return false;
-        }
-        self.permute_whole_states(states);
+        };
+        self.run_batch(states, batch);
         true
     }
 }

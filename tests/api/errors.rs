@@ -185,6 +185,10 @@ fn every_variant() -> Vec<Error> {
         Error::InvalidFieldBits { field_bits: 0 },
         Error::SingularMatrix,
         Error::InsecureMdsMatrix { algorithm: 3 },
+        Error::OutputLengthMismatch {
+            got: 1,
+            expected: 2,
+        },
     ]
 }
 
@@ -290,6 +294,13 @@ fn new_error_variants_display_their_numbers() {
             Error::InsecureMdsMatrix { algorithm: 2 },
             "the Poseidon1 MDS matrix fails the reference's security check algorithm_2 (an \
              invariant subspace trail)",
+        ),
+        (
+            Error::OutputLengthMismatch {
+                got: 3,
+                expected: 4,
+            },
+            "output buffer has 3 elements, the call produces 4 (one per input)",
         ),
     ];
     for (e, text) in cases {
