@@ -4,6 +4,7 @@ for `cargo mutants --in-diff` (through `MUTANTS_ARGS`), so that a mutation run c
 the code a change wrote, wherever later commits moved it.
 
     scripts/mutants_lines.py c54ffde..520c6bf > target/renovation-lines.diff
+    scripts/mutants_lines.py c54ffde..520c6bf 8f3b3f0~1..8f3b3f0 > target/x.diff  # several ranges
     MUTANTS_ARGS="--in-diff $PWD/target/renovation-lines.diff" scripts/mutants.sh core ct batch
 
 Each kept line is one hunk `@@ -n,0 +n,1 @@` holding that line as `git blame` shows it at HEAD.
@@ -21,9 +22,10 @@ def git(*args):
 
 
 def main():
-    if len(sys.argv) != 2 or ".." not in sys.argv[1]:
-        sys.exit("usage: scripts/mutants_lines.py BASE..TIP")
-    commits = set(git("rev-list", sys.argv[1]).split())
+    ranges = sys.argv[1:]
+    if not ranges or any(".." not in r for r in ranges):
+        sys.exit("usage: scripts/mutants_lines.py BASE..TIP [BASE..TIP ...]")
+    commits = {c for r in ranges for c in git("rev-list", r).split()}
     files = git("ls-files", "src/").split()
     out = []
     for path in files:

@@ -15,11 +15,11 @@
 //! canonical results: values stay in registers instead of going through ark's out-of-line calls,
 //! and inside the S-box chain the conditional subtraction is skipped where the bounds allow (all
 //! but the last for `p < 2^254`, BN254; there the round constant is added without reduction
-//! too, [`Field::add_sbox`]: BN254 permutations 5-9% faster). The final subtraction stays a
-//! branch compared from the top limb, like ark's: a product lands in `[p, 2p)` rarely, so it
-//! predicts well, and a masked select measured slower (BN254 t=3 and BLS12-381 t=2, 3
-//! permutations 2-4% slower; `nice -n -20` probe, min over 2,000 samples, 2026-11-30). Other
-//! fields use ark's arithmetic.
+//! too, [`Field::add_sbox`]: BN254 permutations 5-9% faster). The final subtraction is a
+//! select, not a branch (`sub`/`sbb`/`cmovnc` in baseline x86_64 assembly, masks elsewhere), so
+//! no time depends on a value: with ark's branch, a zero state ran measurably faster than a
+//! random one (`tests/constant_time.rs`). Other fields use ark's arithmetic, which is not
+//! constant time.
 
 use super::{Field, MAX_FIELD_BYTES, PrimeField, Representation, Sealed, montgomery};
 use ark_ff::{AdditiveGroup, BigInt, Fp, MontBackend, MontConfig, PrimeField as ArkPrimeField};
@@ -47,7 +47,7 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
     fn squared(self) -> Self {
         if let Some((m, [a])) = fast4([self]) {
             let r = montgomery::square_unreduced(&a, m);
-            return from_limbs(montgomery::reduce(r, &m.limbs));
+            return from_limbs(montgomery::reduce(r, m));
         }
         ark_ff::Field::square(&self)
     }
@@ -57,7 +57,7 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
             // `rhs` as the operand read from memory (see `montgomery::mul_unreduced`): in the
             // permutation it is the constant (an internal diagonal entry).
             let r = montgomery::mul_unreduced(&b, &a, m);
-            return from_limbs(montgomery::reduce(r, &m.limbs));
+            return from_limbs(montgomery::reduce(r, m));
         }
         self * rhs
     }

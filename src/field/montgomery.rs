@@ -117,15 +117,17 @@ pub(crate) fn sum_reduced(
     reduce_once(reduce_once(s, 0, p2), 0, p)
 }
 
-/// The canonical representative of `x < 2p`. A branch, compared from the top limb as ark-ff
-/// does: a Montgomery product lands in `[p, 2p)` rarely, so it predicts well, and the
-/// comparison is usually decided by the top limb alone.
+/// The canonical representative of `x < 2p`: `x - p` where that subtraction does not borrow,
+/// else `x`, chosen by a select, not a branch (no timing depends on `x`). In baseline x86_64
+/// assembly where the MULX/ADX module is compiled (`field::mulx_adx::reduce`: `sub`/`sbb`,
+/// `cmovnc`, so that no compiler turns the select back into a branch), else [`reduce_once`]'s
+/// masks.
 #[inline(always)]
-pub(crate) fn reduce(x: [u64; 4], p: &[u64; 4]) -> [u64; 4] {
-    if x.iter().rev().lt(p.iter().rev()) {
-        return x;
-    }
-    sub_p(&x, p).0
+pub(crate) fn reduce(x: [u64; 4], m: &Modulus) -> [u64; 4] {
+    #[cfg(fast_poseidon2_simd)]
+    return super::mulx_adx::reduce(x, m);
+    #[allow(unreachable_code)]
+    reduce_once(x, 0, &m.limbs)
 }
 
 /// The canonical integer `x` of the Montgomery form `a = x · 2^(64 N) mod p`, for `a < p`:
@@ -266,8 +268,7 @@ pub(crate) fn square_portable(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
 /// factor are reduced, and only when `lazy` is false (`lazy` requires `p < 2^254`).
 #[inline(always)]
 pub(crate) fn sbox<const D: u64>(x: &[u64; 4], m: &Modulus, lazy: bool) -> [u64; 4] {
-    let p = &m.limbs;
-    let left = |v: [u64; 4]| if lazy { v } else { reduce(v, p) };
+    let left = |v: [u64; 4]| if lazy { v } else { reduce(v, m) };
     // The older operand goes first (see `mul_unreduced`): `x`, then `x3`.
     let x2 = square_unreduced(x, m);
     let y = match D {
@@ -283,5 +284,5 @@ pub(crate) fn sbox<const D: u64>(x: &[u64; 4], m: &Modulus, lazy: bool) -> [u64;
             mul_unreduced(&x3, &square_unreduced(&x4, m), m)
         }
     };
-    reduce(y, p)
+    reduce(y, m)
 }

@@ -233,6 +233,28 @@ pub(super) fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
     }
 }
 
+/// The tail of [`add`] and [`reduce`]: `{b0..b3} = {s0..s3} - p` by `sub`/`sbb` (limbs of `p`
+/// read from `{m}`), then `{s0..s3} = {b0..b3}` by `cmovnc` where that did not borrow. A select,
+/// never a branch: the time does not depend on the value.
+macro_rules! subtract_p_if_no_borrow {
+    () => {
+        concat!(
+            "mov {b0}, {s0}\n",
+            "mov {b1}, {s1}\n",
+            "mov {b2}, {s2}\n",
+            "mov {b3}, {s3}\n",
+            "sub {b0}, qword ptr [{m}]\n",
+            "sbb {b1}, qword ptr [{m} + 8]\n",
+            "sbb {b2}, qword ptr [{m} + 16]\n",
+            "sbb {b3}, qword ptr [{m} + 24]\n",
+            "cmovnc {s0}, {b0}\n",
+            "cmovnc {s1}, {b1}\n",
+            "cmovnc {s2}, {b2}\n",
+            "cmovnc {s3}, {b3}\n",
+        )
+    };
+}
+
 /// `(a + b) mod p` for canonical `a`, `b` and `p < 2^255` (so `a + b < 2^256`): the sum by an
 /// `add`/`adc` chain, `sum - p` by `sub`/`sbb`, and the sum kept by `cmovc` where that borrowed.
 /// Baseline x86_64 instructions only; in assembly so that no target CPU's code generation can
@@ -249,18 +271,7 @@ pub(super) fn add(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
             "adc {s1}, {b1}",
             "adc {s2}, {b2}",
             "adc {s3}, {b3}",
-            "mov {b0}, {s0}",
-            "mov {b1}, {s1}",
-            "mov {b2}, {s2}",
-            "mov {b3}, {s3}",
-            "sub {b0}, qword ptr [{m}]",
-            "sbb {b1}, qword ptr [{m} + 8]",
-            "sbb {b2}, qword ptr [{m} + 16]",
-            "sbb {b3}, qword ptr [{m} + 24]",
-            "cmovnc {s0}, {b0}",
-            "cmovnc {s1}, {b1}",
-            "cmovnc {s2}, {b2}",
-            "cmovnc {s3}, {b3}",
+            subtract_p_if_no_borrow!(),
             s0 = inout(reg) s0,
             s1 = inout(reg) s1,
             s2 = inout(reg) s2,
@@ -269,6 +280,32 @@ pub(super) fn add(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
             b1 = inout(reg) b[1] => _,
             b2 = inout(reg) b[2] => _,
             b3 = inout(reg) b[3] => _,
+            m = in(reg) core::ptr::from_ref(m),
+            options(pure, readonly, nostack),
+        );
+    }
+    [s0, s1, s2, s3]
+}
+
+/// The canonical representative of `x < 2p` (`field::montgomery::reduce`): `x - p` kept by
+/// `cmovnc` where it did not borrow. Baseline x86_64 instructions only, so that the select stays a
+/// select (constant time) whatever the compiler's target.
+#[inline(always)]
+pub(super) fn reduce(x: [u64; 4], m: &Modulus) -> [u64; 4] {
+    let [mut s0, mut s1, mut s2, mut s3] = x;
+    // SAFETY: as in `add`: baseline instructions, reads the 4 limbs of `m`, register operands
+    // only, no stack.
+    unsafe {
+        core::arch::asm!(
+            subtract_p_if_no_borrow!(),
+            s0 = inout(reg) s0,
+            s1 = inout(reg) s1,
+            s2 = inout(reg) s2,
+            s3 = inout(reg) s3,
+            b0 = out(reg) _,
+            b1 = out(reg) _,
+            b2 = out(reg) _,
+            b3 = out(reg) _,
             m = in(reg) core::ptr::from_ref(m),
             options(pure, readonly, nostack),
         );
@@ -408,6 +445,47 @@ mod kernel_tests {
                 };
                 let (a, b) = (canonical(), canonical());
                 check(a, b);
+            }
+        }
+    }
+
+    /// The select of [`reduce`] (and so of the additions' tails): `x - p` exactly for `x >= p`,
+    /// at `0, 1, p - 1, p, p + 1, 2p - 1` and on random `x < 2p`.
+    #[test]
+    fn the_assembly_reduction_subtracts_p_exactly_from_p_to_2p_minus_1() {
+        let mut next = words(0x5e1ec7);
+        for m in moduli() {
+            let p = m.limbs;
+            let two_p = [
+                p[0] << 1,
+                p[1] << 1 | p[0] >> 63,
+                p[2] << 1 | p[1] >> 63,
+                p[3] << 1 | p[2] >> 63,
+            ];
+            let check = |x: [u64; 4]| {
+                let want = if x.iter().rev().ge(p.iter().rev()) {
+                    sub(x, p)
+                } else {
+                    x
+                };
+                assert_eq!(reduce(x, &m), want, "{x:x?}");
+            };
+            for x in [
+                [0; 4],
+                [1, 0, 0, 0],
+                sub(p, [1, 0, 0, 0]),
+                p,
+                sub(two_p, sub(p, [1, 0, 0, 0])),
+                sub(two_p, [1, 0, 0, 0]),
+            ] {
+                check(x);
+            }
+            for _ in 0..20_000 {
+                let mut x = [next(), next(), next(), next()];
+                while x.iter().rev().ge(two_p.iter().rev()) {
+                    x[3] >>= 1;
+                }
+                check(x);
             }
         }
     }

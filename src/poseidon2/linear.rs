@@ -279,7 +279,7 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
                 continue; // unreachable: `constants()` is `Some` only for four limbs
             };
             let product = montgomery::mul_unreduced(d, &to_limbs(x), m);
-            *x = Field::add(from_limbs(montgomery::reduce(product, p)), s);
+            *x = Field::add(from_limbs(montgomery::reduce(product, m)), s);
         }
     }
 }

@@ -27,6 +27,13 @@
 //! - [`LinearOps`] additions are limb-wise and never normalize: limbs grow by at most the row
 //!   sums above, far from 2^64.
 //!
+//! # Constant time
+//! No branch and no memory address depends on a lane's value: every step is the same vector
+//! instruction sequence for every input (the only conditionals are on the batch length and the
+//! type), and the one conditional subtraction ([`canonical`]) is a mask select. valgrind cannot
+//! run AVX-512, so this is checked by review and by the fixed-versus-random timing test
+//! (`tests/constant_time.rs`, `scripts/constant-time.sh`).
+//!
 //! # Round structure
 //! Loaded states are converted with one multiplication by `2^264 mod p` (from ark's `R = 2^256`
 //! to `R = 2^260`): `< 2p`. Then the crate's one round driver ([`permute`]) runs on [`Packed`]

@@ -41,15 +41,15 @@ impl GoldilocksFast {
         GoldilocksFast(v)
     }
 
-    /// The canonical integer in `[0, p)`.
+    /// The canonical integer in `[0, p)`. Constant time: no branch on the value.
     #[inline(always)]
     pub const fn to_canonical_u64(self) -> u64 {
-        // A u64 is below 2p, so one conditional subtraction suffices.
-        if self.0 >= MODULUS {
-            self.0 - MODULUS
-        } else {
-            self.0
-        }
+        // A u64 is below 2p, so one conditional subtraction suffices: `x + EPSILON` carries out
+        // of 64 bits exactly when `x >= p` (`p + EPSILON = 2^64`), and then its low word is
+        // `x - p`; the carry, as arithmetic (see `carry_times_epsilon`), picks the word.
+        let (diff, wrapped) = self.0.overflowing_add(EPSILON);
+        let keep = (wrapped as u64).wrapping_sub(1); // all ones when x < p
+        (self.0 & keep) | (diff & !keep)
     }
 }
 

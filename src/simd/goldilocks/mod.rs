@@ -15,6 +15,13 @@
 //! As in `GoldilocksFast`, any `u64` `v` stands for `v mod p`: every operation below accepts
 //! any `u64` and returns some `u64` (lazy); only [`canonical`] reduces, at the store.
 //!
+//! # Constant time
+//! No branch and no memory address depends on a lane's value: carries and conditional
+//! corrections are compare masks and masked (or blended) additions. The AVX2 kernel runs under
+//! valgrind's memcheck with secret states (`tests/constant_time.rs`, in CI); the AVX-512 one,
+//! which valgrind cannot run, is checked by review and by the fixed-versus-random timing test
+//! (`scripts/constant-time.sh`).
+//!
 //! # Arithmetic and bounds (`EPSILON = 2^32 - 1 = 2^64 mod p`; `2^96 = -1 mod p`)
 //! The kernel is bound by the number of vector operations (measured: every operation removed
 //! below made it faster, latency-hiding reorderings that added one did not), so each step is
