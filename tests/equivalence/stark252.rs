@@ -160,3 +160,30 @@ fn generic_modes_run_on_the_stark_instances() {
         );
     }
 }
+
+proptest::proptest! {
+    /// Any message (any length up to 40, any 32-byte integers reduced mod p) hashes as
+    /// starknet-crypto hashes it, and its first two elements as `poseidon_hash` and
+    /// `poseidon_hash_single` do.
+    #[test]
+    fn any_message_hashes_as_starknet_crypto_does(
+        raw in proptest::collection::vec(proptest::prelude::any::<[u8; 32]>(), 0..40)
+    ) {
+        let msgs: Vec<Felt252> = raw.iter().map(|b| Felt252::from_be_bytes_reduced(b)).collect();
+        let their_msgs: Vec<Felt> = msgs.iter().copied().map(theirs).collect();
+        proptest::prop_assert_eq!(
+            theirs(stark252::poseidon_hash_many(&msgs)),
+            starknet_crypto::poseidon_hash_many(&their_msgs)
+        );
+        if let [x, y, ..] = msgs[..] {
+            proptest::prop_assert_eq!(
+                theirs(stark252::poseidon_hash(x, y)),
+                starknet_crypto::poseidon_hash(theirs(x), theirs(y))
+            );
+            proptest::prop_assert_eq!(
+                theirs(stark252::poseidon_hash_single(x)),
+                starknet_crypto::poseidon_hash_single(theirs(x))
+            );
+        }
+    }
+}
