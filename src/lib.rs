@@ -65,6 +65,10 @@
 //! - `parallel`: batches split across threads with rayon; implies `std`.
 //! - `alloc`: [`Poseidon2`], [`Poseidon2Params`] and generation.
 //! - `bn254`, `bls12-381`, `goldilocks` (default): the shipped instances of each field.
+//! - `stark252` (default): Starknet's Poseidon over the Stark field ([`stark252::Felt252`]),
+//!   `instances::stark252` (StarkWare's t = 3, 4, 5, 9 permutations and starknet-crypto's hash
+//!   functions).
+//! - `starknet`: conversions between [`stark252::Felt252`] and starknet-types-core 0.2's `Felt`.
 //! - `arkworks`: [`adapters::arkworks`], ark-crypto-primitives 0.6's CRH, Merkle-tree and sponge
 //!   traits for the BN254 and BLS12-381 instances; implies `alloc`.
 //! - `rs_merkle`: [`adapters::rs_merkle`], rs_merkle 1.5's `Hasher` for every shipped instance.
@@ -112,6 +116,7 @@ mod simd;
 // The public paths of the first releases (the README and crate docs use them).
 pub use error::Error;
 pub use field::goldilocks;
+pub use field::stark252;
 pub use modes::bytes;
 pub use modes::bytes::{Endianness, MAX_BYTE_INPUTS};
 #[cfg(feature = "alloc")]

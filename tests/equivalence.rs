@@ -6,6 +6,8 @@
 //!   textbook oracle on random inputs (proptest);
 //! - `poseidon1`: circom BN254 Poseidon1, optimized schedule against the dense textbook and
 //!   light-poseidon 0.5.0 (field and byte APIs, domain tags, batches);
+//! - `stark252`: Starknet's Poseidon against starknet-crypto 0.8 and the dense textbook
+//!   permutation (partial S-box on the last element), batches and modes;
 //! - `batch`: every batch backend this CPU runs against the scalar permutation.
 
 // One inline module named after the binary, so that its files live in `tests/equivalence/`.
@@ -13,6 +15,7 @@ mod equivalence {
     mod batch;
     mod poseidon1;
     mod properties;
+    mod stark252;
     mod textbook_agreement;
     mod zkhash_differential;
 }

@@ -6,6 +6,8 @@
 //! - `noir_bn254_t4`: Noir/Barretenberg's BN254 t = 4 permutation vectors;
 //! - `circom_poseidon1`: our Grain regenerates light-poseidon 0.5.0's circom BN254 Poseidon1
 //!   tables; the baked circom tables do not drift;
+//! - `stark252_poseidon`: Starknet's Poseidon: CryptoExperts' permutation answers for t = 3, 4,
+//!   5, 9, cairo-lang's hash answers, and the baked Stark tables do not drift;
 //! - `reference_constants`: the Grain LFSR regenerates the reference's constants.
 
 // One inline module named after the binary, so that its files live in `tests/known_answers/`.
@@ -15,4 +17,5 @@ mod known_answers {
     mod kat;
     mod noir_bn254_t4;
     mod reference_constants;
+    mod stark252_poseidon;
 }

@@ -1,6 +1,7 @@
 //! The mathematics under the permutation: fields, security conditions and operation counts.
 //!
 //! - `field_ark`, `goldilocks_field`: the field implementations against ark-ff and `u128`;
+//! - `stark252_field`: the Stark field against a bigint reference and ark-ff;
 //! - `goldilocks_instances`: the Goldilocks instances' parameters;
 //! - `small_fields`: permutations over fields small enough to enumerate;
 //! - `security`: round numbers and the internal-matrix check;
@@ -18,4 +19,5 @@ mod math {
     mod op_counts;
     mod security;
     mod small_fields;
+    mod stark252_field;
 }

@@ -2,7 +2,8 @@
 //! the ct permutation (`ct::tN()`), the ct permutation, ct and flexible `compress_digests`,
 //! `hash_into` and the static `hash`, the streaming `Sponge`, `hashv_bytes` and the message hash
 //! (`hash_message`, `hash_message_elements`), on both permutation types; and every circom BN254 Poseidon1 API (`hash`, `hash_with_domain_tag`, the
-//! byte API, both permutation types, batches, the sponge over them).
+//! byte API, both permutation types, batches, the sponge over them); every Starknet Poseidon
+//! instance and Starknet's hash functions.
 #![cfg(feature = "std")]
 
 use testkit as common;
@@ -384,6 +385,58 @@ mod circom_poseidon1_paths_allocate_nothing {
             }
             black_box(hash(&[]).unwrap_err());
             black_box(hash_bytes_be(&[&one[..31]]).unwrap_err());
+        });
+        assert_eq!(n, 0);
+    }
+}
+
+/// Per Starknet (Stark field) Poseidon instance: `ct::tN()`, the ct and cached-runtime
+/// permutations, batches on both types and the streaming sponge allocate nothing; nor do
+/// Starknet's hash functions, for any message length.
+#[cfg(feature = "stark252")]
+mod stark252_paths_allocate_nothing {
+    use super::*;
+    use fast_poseidon2::instances::stark252;
+    use fast_poseidon2::stark252::Felt252;
+
+    macro_rules! stark_no_alloc {
+        ($name:ident, $t:literal, $rp:literal, $ct:path, $cached:expr) => {
+            #[test]
+            fn $name() {
+                let cached = $cached; // initialised before counting
+                let mut state = [Felt252::from(7u64); $t];
+                let mut flat = [Felt252::from(3u64); 16 * $t];
+                let mut states = [[Felt252::from(5u64); $t]; 16];
+                $ct.permute_batch(&mut states); // warm-up (rayon's pool with `parallel`)
+                cached.permute_batch(&mut flat).unwrap();
+                let n = allocations_during(|| {
+                    black_box(stark252::ct::t3());
+                    $ct.permute_mut(&mut state);
+                    black_box($ct.permutation(&state));
+                    cached.permute_mut(&mut state).unwrap();
+                    $ct.permute_batch(&mut states);
+                    cached.permute_batch(&mut flat).unwrap();
+                    let mut sponge = Sponge::new(&$ct, $t - 1, 2, 1).unwrap();
+                    sponge.absorb(&state[..2]).unwrap();
+                    sponge.squeeze(&mut state[..1]).unwrap();
+                });
+                assert_eq!(n, 0, "t = {}", $t);
+            }
+        };
+    }
+    testkit::for_each_stark252_instance!(stark_no_alloc);
+
+    #[test]
+    fn starknet_functions_allocate_nothing() {
+        let msgs = [Felt252::from(9u64); 33];
+        let n = allocations_during(|| {
+            let mut state = [msgs[0]; 3];
+            stark252::poseidon_permute_comp(&mut state);
+            black_box(stark252::poseidon_hash(state[0], state[1]));
+            black_box(stark252::poseidon_hash_single(state[2]));
+            for len in 0..=msgs.len() {
+                black_box(stark252::poseidon_hash_many(&msgs[..len]));
+            }
         });
         assert_eq!(n, 0);
     }

@@ -12,7 +12,8 @@
 //!   hooks; every item defaulted, so another crate's field writes an empty impl).
 //!
 //! Implementations: every ark-ff 0.6 prime field `Fp<P, N>` ([`ark`] module), and the
-//! Goldilocks field's two types ([`goldilocks`], also at `fast_poseidon2::goldilocks`).
+//! Goldilocks field's two types ([`goldilocks`], also at `fast_poseidon2::goldilocks`), and the
+//! Stark field [`stark252::Felt252`] (an ark-ff field, also at `fast_poseidon2::stark252`).
 
 pub mod ark;
 pub mod goldilocks;
@@ -22,6 +23,7 @@ pub mod goldilocks;
 pub(crate) mod kernel_form;
 pub(crate) mod montgomery;
 mod representation;
+pub mod stark252;
 // The field layer's one module allowed `unsafe`: the MULX/ADX products and the assembly
 // addition of `montgomery`, compiled where the SIMD backends are (x86_64, `std`, not Miri, not
 // forced portable); each block has a `// SAFETY:` comment.

@@ -326,14 +326,14 @@ mod tests {
 #[cfg(all(test, feature = "bn254", feature = "bls12-381"))]
 mod kernel_tests {
     //! The kernel against the portable multiplication it replaces, at the edges of its input
-    //! range and through whole permutations, on both four-limb moduli.
+    //! range and through whole permutations, on the four-limb moduli.
     use super::super::PrimeField;
     use super::super::montgomery::{mul_portable, square_portable};
     use super::*;
     use ark_ff::MontConfig;
 
-    /// The constants of BN254 and BLS12-381.
-    fn moduli() -> [Modulus; 2] {
+    /// The constants of BN254, BLS12-381 and the Stark field.
+    fn moduli() -> [Modulus; 3] {
         [
             Modulus {
                 limbs: ark_bn254::FrConfig::MODULUS.0,
@@ -342,6 +342,10 @@ mod kernel_tests {
             Modulus {
                 limbs: ark_bls12_381::FrConfig::MODULUS.0,
                 inv: <ark_bls12_381::FrConfig as MontConfig<4>>::INV,
+            },
+            Modulus {
+                limbs: crate::stark252::Felt252Config::MODULUS.0,
+                inv: <crate::stark252::Felt252Config as MontConfig<4>>::INV,
             },
         ]
     }

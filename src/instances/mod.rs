@@ -16,8 +16,15 @@ pub mod bn254;
 pub mod circom_bn254;
 #[cfg(feature = "goldilocks")]
 pub mod goldilocks;
+#[cfg(feature = "stark252")]
+pub mod stark252;
 
-#[cfg(any(feature = "bn254", feature = "bls12-381", feature = "goldilocks"))]
+#[cfg(any(
+    feature = "bn254",
+    feature = "bls12-381",
+    feature = "goldilocks",
+    feature = "stark252"
+))]
 mod tables;
 
 use crate::field::PrimeField;

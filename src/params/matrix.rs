@@ -72,21 +72,28 @@ impl<F: PrimeField> Matrix<F> {
         Some(Matrix { n, a: inv })
     }
 
-    /// The lower-right `(n-1) × (n-1)` block.
-    pub(crate) fn minor(&self) -> Self {
+    /// The `(n-1) × (n-1)` block without row `k` and column `k` (the other rows and columns in
+    /// their order; for `k = 0` the lower-right block).
+    pub(crate) fn minor(&self, k: usize) -> Self {
         let n = self.n - 1;
-        let a = (0..n * n).map(|k| self.at(k / n + 1, k % n + 1)).collect();
+        let skip = |i: usize| if i < k { i } else { i + 1 };
+        let a = (0..n * n)
+            .map(|x| self.at(skip(x / n), skip(x % n)))
+            .collect();
         Matrix { n, a }
     }
 
-    /// `diag(1, self)`, one size larger.
-    pub(crate) fn bordered(&self) -> Self {
+    /// The inverse of [`Self::minor`]'s shape: one size larger, 1 at `(k, k)`, zeros in the rest
+    /// of row and column `k`, and `self` in the other rows and columns (`diag(1, self)` for
+    /// `k = 0`).
+    pub(crate) fn bordered(&self, k: usize) -> Self {
         let n = self.n + 1;
+        let shrink = |i: usize| if i < k { i } else { i - 1 };
         let a = (0..n * n)
-            .map(|k| match (k / n, k % n) {
-                (0, 0) => F::ONE_ELEMENT,
-                (0, _) | (_, 0) => F::ZERO_ELEMENT,
-                (i, j) => self.at(i - 1, j - 1),
+            .map(|x| match (x / n, x % n) {
+                (i, j) if i == k && j == k => F::ONE_ELEMENT,
+                (i, j) if i == k || j == k => F::ZERO_ELEMENT,
+                (i, j) => self.at(shrink(i), shrink(j)),
             })
             .collect();
         Matrix { n, a }

@@ -18,6 +18,28 @@ use alloc::vec::Vec;
 /// The largest supported width `t`.
 pub const MAX_WIDTH: usize = 32;
 
+/// The state element a Poseidon1 partial round's S-box acts on (eprint 2019/458 section 2.2
+/// leaves the choice open; implementations differ).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PartialSbox {
+    /// `x_0`: the Poseidon reference code (hadeshash `poseidonperm_x5_254_*`), circomlib.
+    #[default]
+    First,
+    /// `x_{t-1}`: StarkWare's Hades permutation (cairo-lang `poseidon_utils.py`,
+    /// `values[-1:]`), Starknet's Poseidon.
+    Last,
+}
+
+impl PartialSbox {
+    /// The element's index in a state of width `t` (0 for `t = 0`).
+    pub const fn index(self, t: usize) -> usize {
+        match self {
+            PartialSbox::First => 0,
+            PartialSbox::Last => t.saturating_sub(1),
+        }
+    }
+}
+
 /// The largest `R_F` or `R_P` (the Grain register holds each in 10 bits).
 pub const MAX_ROUNDS: usize = 1023;
 

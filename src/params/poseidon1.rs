@@ -5,7 +5,7 @@
 
 use crate::Error;
 use crate::field::{Field, PrimeField};
-use crate::params::{check_sbox_degree, grain::Grain, security::check_mds_matrix};
+use crate::params::{PartialSbox, check_sbox_degree, grain::Grain, security::check_mds_matrix};
 use alloc::vec::Vec;
 
 /// How many Cauchy-matrix draws (`2t` reduced values each) [`Poseidon1Params::generate`] tries
@@ -34,8 +34,9 @@ pub const fn check_poseidon1_shape(
 }
 
 /// Everything that defines one Poseidon1 instance, with runtime width `t`: the S-box degree
-/// `d`, `R_F` full and `R_P` partial rounds, `(R_F + R_P) · t` round constants and the `t × t`
-/// MDS matrix.
+/// `d`, `R_F` full and `R_P` partial rounds, `(R_F + R_P) · t` round constants, the `t × t`
+/// MDS matrix, and the element the partial rounds' S-box acts on ([`PartialSbox::First`]
+/// unless [`Self::with_partial_sbox`] says otherwise).
 ///
 /// Layout (the reference's, hadeshash `poseidonperm_x5_254_*` and light-poseidon's
 /// `PoseidonParameters`): `round_constants[r · t + i]` is added to `x_i` at the start of round
@@ -50,6 +51,7 @@ pub struct Poseidon1Params<F> {
     pub(crate) rounds_p: usize,
     pub(crate) round_constants: Vec<F>,
     pub(crate) mds: Vec<F>,
+    pub(crate) partial_sbox: PartialSbox,
 }
 
 impl<F: PrimeField> Poseidon1Params<F> {
@@ -147,7 +149,16 @@ impl<F: Field> Poseidon1Params<F> {
             rounds_p,
             round_constants,
             mds,
+            partial_sbox: PartialSbox::First,
         })
+    }
+
+    /// The same parameters with the partial rounds' S-box on `position` (e.g.
+    /// [`PartialSbox::Last`] for StarkWare's Hades permutation).
+    #[must_use]
+    pub fn with_partial_sbox(mut self, position: PartialSbox) -> Self {
+        self.partial_sbox = position;
+        self
     }
 
     /// The width `t` (state length).
@@ -173,5 +184,9 @@ impl<F: Field> Poseidon1Params<F> {
     /// The `t × t` MDS matrix, row-major (`mds[i · t + j]`: row `i`, column `j`).
     pub fn mds(&self) -> &[F] {
         &self.mds
+    }
+    /// The state element the partial rounds' S-box acts on.
+    pub fn partial_sbox(&self) -> PartialSbox {
+        self.partial_sbox
     }
 }

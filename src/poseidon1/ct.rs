@@ -3,7 +3,7 @@
 //! nothing allocates.
 
 use crate::field::Field;
-use crate::params::MAX_WIDTH;
+use crate::params::{MAX_WIDTH, PartialSbox};
 use crate::poseidon1::permutation::{Poseidon1Layout, Schedule, permute};
 use crate::poseidon2::batch_cache::{Constants, Tables, Word};
 
@@ -33,6 +33,7 @@ pub struct Poseidon1Ct<F, const T: usize, const RF: usize, const RP: usize, cons
     sparse_cols: [[F; T]; RP],
     pre_sparse: [[F; T]; T],
     mds: [[F; T]; T],
+    partial_sbox: PartialSbox,
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -47,9 +48,10 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// Builds the permutation from its optimized schedule, layout as
     /// [`crate::poseidon1::schedule::OptimizedSchedule`] (rows of `T`; `full` has `RF` rows,
     /// `partial`, `sparse_rows` and `sparse_cols` one entry or row per partial round,
-    /// `pre_sparse` and `mds` are `T × T` row-major). The tables are trusted: they must be what
-    /// [`crate::poseidon1::schedule::optimize`] derives, as the generated instance tables are;
-    /// [`Self::from_params`] derives them.
+    /// `pre_sparse` and `mds` are `T × T` row-major), for partial rounds whose S-box acts on
+    /// the first element ([`Self::with_partial_sbox`] changes that). The tables are trusted:
+    /// they must be what [`crate::poseidon1::schedule::optimize`] derives, as the generated
+    /// instance tables are; [`Self::from_params`] derives them.
     pub const fn from_schedule(
         full: [[F; T]; RF],
         partial: [F; RP],
@@ -66,7 +68,21 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             sparse_cols,
             pre_sparse,
             mds,
+            partial_sbox: PartialSbox::First,
         }
+    }
+
+    /// The same permutation with its partial rounds' S-box on `position`; the tables must be
+    /// the schedule [`crate::poseidon1::schedule::optimize`] derives for that position.
+    #[must_use]
+    pub const fn with_partial_sbox(mut self, position: PartialSbox) -> Self {
+        self.partial_sbox = position;
+        self
+    }
+
+    /// The state element the partial rounds' S-box acts on.
+    pub const fn partial_sbox(&self) -> PartialSbox {
+        self.partial_sbox
     }
 
     /// Builds the permutation from reference parameters whose shape must equal `(T, RF, RP,
@@ -98,7 +114,8 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             core::array::from_fn(|i| rows(&s.sparse_cols, i)),
             core::array::from_fn(|i| rows(&s.pre_sparse, i)),
             core::array::from_fn(|i| rows(&s.mds, i)),
-        ))
+        )
+        .with_partial_sbox(s.partial_sbox))
     }
 
     /// The MDS matrix, `mds()[i][j]` the entry in row `i`, column `j`.
@@ -151,6 +168,7 @@ impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64>
     #[inline(always)]
     pub(crate) fn schedule(&self) -> Schedule<'_, F> {
         Schedule {
+            partial_sbox: self.partial_sbox,
             full: self.full.as_flattened(),
             partial: &self.partial,
             sparse_rows: self.sparse_rows.as_flattened(),
@@ -178,6 +196,7 @@ impl<const T: usize, const RF: usize, const RP: usize, const D: u64> Tables
             sparse_cols: core::array::from_fn(|r| rows(s.sparse_cols, r)),
             pre_sparse: core::array::from_fn(|r| rows(s.pre_sparse, r)),
             mds: core::array::from_fn(|r| rows(s.mds, r)),
+            partial_sbox: s.partial_sbox,
         }
     }
     fn view(&self) -> Constants<'_, Self, Word> {

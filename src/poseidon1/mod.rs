@@ -4,12 +4,14 @@
 //! [`ct::Poseidon1Ct`] and the runtime-width [`Poseidon1`]. Both types run the same driver and
 //! give the same outputs, equal to the reference round structure (hadeshash
 //! `poseidonperm_x5_254_*`, circomlibjs `poseidon_reference.js`): `R_F / 2` full rounds, `R_P`
-//! partial rounds (S-box on `x_0` only), `R_F / 2` full rounds, each round = add round
-//! constants, S-box `x^d`, MDS.
+//! partial rounds (S-box on `x_0` only, or on `x_{t-1}` only as in StarkWare's Hades
+//! permutation: [`PartialSbox`]), `R_F / 2` full rounds, each round = add round constants,
+//! S-box `x^d`, MDS.
 //!
 //! The parameters ([`crate::params::poseidon1::Poseidon1Params`], with their Grain generation)
 //! are in the parameter layer; the circom BN254 instances in
-//! [`crate::instances::circom_bn254`] (feature `bn254`).
+//! [`crate::instances::circom_bn254`] (feature `bn254`), StarkWare's (Starknet's) in
+//! `crate::instances::stark252` (feature `stark252`).
 //!
 //! ```
 //! # #[cfg(all(feature = "bn254", feature = "std"))] {
@@ -30,6 +32,7 @@ mod runtime;
 #[cfg(feature = "alloc")]
 pub mod schedule;
 
+pub use crate::params::PartialSbox;
 #[cfg(feature = "alloc")]
 pub use crate::params::poseidon1::Poseidon1Params;
 #[cfg(feature = "alloc")]

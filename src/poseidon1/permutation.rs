@@ -6,9 +6,10 @@
 //! for the derivation) as: `x += full[0]`; then
 //! - `R_F / 2` full rounds: S-box on every element, add the next `full` row, multiply by the MDS
 //!   matrix (by the dense `pre_sparse` matrix in the last of these rounds);
-//! - `R_P` partial rounds: S-box on `x_0`, add `partial[r]` to `x_0`, multiply by the sparse
-//!   matrix `r` (first row `sparse_rows[r]`, first column `sparse_cols[r]`, identity elsewhere:
-//!   `2t - 1` multiplications instead of `t²`);
+//! - `R_P` partial rounds: S-box on `x_k`, add `partial[r]` to `x_k`, multiply by the sparse
+//!   matrix `r` (row `k` `sparse_rows[r]`, column `k` `sparse_cols[r]`, identity elsewhere:
+//!   `2t - 1` multiplications instead of `t²`), where `k` is 0 ([`PartialSbox::First`],
+//!   circom) or `t - 1` ([`PartialSbox::Last`], StarkWare);
 //! - `R_F / 2` full rounds: S-box on every element, add the next `full` row (none in the last
 //!   round), multiply by the MDS matrix.
 //!
@@ -17,7 +18,7 @@
 //! of several states (`crate::simd`), with its constants in kernel form.
 
 use crate::field::Field;
-use crate::params::MAX_WIDTH;
+use crate::params::{MAX_WIDTH, PartialSbox};
 use crate::poseidon2::batch_cache::{BatchBackend, Layout};
 
 /// What the round driver does to state elements: a field implements it with its own
@@ -67,11 +68,13 @@ pub(crate) struct Schedule<'a, F> {
     /// `R_F` rows of `t`: row 0 is added before the first S-box layer, row `k >= 1` after the
     /// S-box layer of full round `k - 1` (the last full round adds none).
     pub full: &'a [F],
-    /// `R_P` constants, one per partial round, added to `x_0` after its S-box.
+    /// The element `x_k` the partial rounds' S-box acts on.
+    pub partial_sbox: PartialSbox,
+    /// `R_P` constants, one per partial round, added to `x_k` after its S-box.
     pub partial: &'a [F],
-    /// `R_P` rows of `t`: the first row of each partial round's sparse matrix.
+    /// `R_P` rows of `t`: row `k` of each partial round's sparse matrix.
     pub sparse_rows: &'a [F],
-    /// `R_P` rows of `t`: the first column of each sparse matrix below the diagonal (entry 0 of
+    /// `R_P` rows of `t`: column `k` of each sparse matrix off the diagonal (entry `k` of
     /// each row is zero and unused).
     pub sparse_cols: &'a [F],
     /// `t × t`, row-major: the linear layer of the last full round before the partial rounds.
@@ -152,14 +155,19 @@ pub(crate) fn permute<A: ScheduleOps, const D: u64>(state: &mut [A], s: Schedule
         .sparse_rows
         .chunks_exact(t)
         .zip(s.sparse_cols.chunks_exact(t));
+    let k = s.partial_sbox.index(t);
     for (&c, (row, col)) in s.partial.iter().zip(sparse) {
-        let x0 = state[0].sbox::<D>().add_constant(c);
-        state[0] = x0;
-        let y0 = A::dot(row, state);
-        for (x, &w) in state.iter_mut().zip(col).skip(1) {
-            *x = x.mul_add(w, x0);
+        let xk = state[k].sbox::<D>().add_constant(c);
+        state[k] = xk;
+        let yk = A::dot(row, state);
+        // Every element but x_k (one of the two ranges is empty for k = 0 or t - 1).
+        for (x, &w) in state[..k].iter_mut().zip(col) {
+            *x = x.mul_add(w, xk);
         }
-        state[0] = y0;
+        for (x, &w) in state[k + 1..].iter_mut().zip(&col[k + 1..]) {
+            *x = x.mul_add(w, xk);
+        }
+        state[k] = yk;
     }
     for _ in 0..half {
         full_round::<A, D>(state, rows.next(), s.mds, &mut out);

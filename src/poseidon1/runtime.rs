@@ -80,6 +80,7 @@ impl Tables for OptimizedSchedule<Word> {
             sparse_cols: convert(s.sparse_cols),
             pre_sparse: convert(s.pre_sparse),
             mds: convert(s.mds),
+            partial_sbox: s.partial_sbox,
         }
     }
     fn view(&self) -> Constants<'_, Self, Word> {
@@ -90,6 +91,7 @@ impl Tables for OptimizedSchedule<Word> {
 /// The borrowed view of `s`.
 fn view<W>(s: &OptimizedSchedule<W>) -> Schedule<'_, W> {
     Schedule {
+        partial_sbox: s.partial_sbox,
         full: &s.full,
         partial: &s.partial,
         sparse_rows: &s.sparse_rows,
@@ -118,6 +120,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
                 sparse_cols: s.sparse_cols.to_vec(),
                 pre_sparse: s.pre_sparse.to_vec(),
                 mds: s.mds.to_vec(),
+                partial_sbox: s.partial_sbox,
             },
             batch: BatchCache::new(),
         }

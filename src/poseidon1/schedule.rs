@@ -5,17 +5,20 @@
 //! 1. Constants after the S-box: `M · S(x) + c_{r+1} = M · (S(x) + M⁻¹ c_{r+1})`, so adding
 //!    `c_0` first and `d_r = M⁻¹ c_{r+1}` after the S-box of round `r` (`d_{R-1} = 0`) is the
 //!    same function.
-//! 2. Partial rounds keep only `d_r[0]`: the rest, `(0, d_r[1..])`, commutes with the S-box on
-//!    `x_0`, so it moves before it, i.e. after the previous round's `M`, where it is
-//!    `M⁻¹ (0, d_r[1..])` added to `d_{r-1}`; from the last partial round back to the first,
-//!    whose remainder lands in the last full round before the partial rounds.
-//! 3. Sparse matrices: a matrix `A` factors as `A = M'' · M'` with `M' = diag(1, Â)` (`Â` the
-//!    lower-right `(t-1) × (t-1)` block of `A`) and `M'' = [[A_00, v], [w, I]]`, `w` the first
-//!    column of `A` below the diagonal and `v = A[0, 1..] · Â⁻¹`. `M'` commutes with the S-box
-//!    on `x_0` and with a constant added to `x_0`, so it moves into the previous round:
+//! 2. Partial rounds keep only `d_r[k]`, `k` the element their S-box acts on (0 for
+//!    [`PartialSbox::First`], `t - 1` for [`PartialSbox::Last`]): the rest, `d_r` with entry
+//!    `k` zeroed, commutes with the S-box on `x_k`, so it moves before it, i.e. after the
+//!    previous round's `M`, where it is `M⁻¹ (d_r - d_r[k] e_k)` added to `d_{r-1}`; from the
+//!    last partial round back to the first, whose remainder lands in the last full round before
+//!    the partial rounds.
+//! 3. Sparse matrices: a matrix `A` factors as `A = M'' · M'` with `M'` the identity in row and
+//!    column `k` and `Â` (`A` without row and column `k`) elsewhere, and `M''` the identity but
+//!    in row `k`, `(A_kk, v)` with `v = A[k, ≠k] · Â⁻¹`, and in column `k`, `w = A[≠k, k]`
+//!    (for `k = 0`: `M' = diag(1, Â)`, `M'' = [[A_00, v], [w, I]]`). `M'` commutes with the
+//!    S-box on `x_k` and with a constant added to `x_k`, so it moves into the previous round:
 //!    starting with `A = M` in the last partial round, round `r` keeps the sparse `M''_r` and
-//!    hands `diag(1, Â_r) · M` to round `r - 1`; the last full round before the partial rounds
-//!    gets the dense `pre_sparse = diag(1, Â_0) · M`.
+//!    hands `M'_r · M` to round `r - 1`; the last full round before the partial rounds gets the
+//!    dense `pre_sparse = M'_0 · M`.
 //!
 //! xtask bakes the result for the shipped instances into `src/instances/tables/`
 //! (`cargo run -p xtask -- gen-params`), and [`crate::poseidon1::Poseidon1::new`] computes it at
@@ -23,6 +26,7 @@
 
 use crate::Error;
 use crate::field::PrimeField;
+use crate::params::PartialSbox;
 use crate::params::matrix::Matrix;
 use crate::params::poseidon1::Poseidon1Params;
 use alloc::vec;
@@ -34,17 +38,20 @@ pub struct OptimizedSchedule<F> {
     /// `R_F · t`: row 0 is added before the first S-box layer, row `k >= 1` after the S-box
     /// layer of full round `k - 1` (the last full round adds none).
     pub full: Vec<F>,
-    /// `R_P`: one constant per partial round, added to `x_0` after its S-box.
+    /// `R_P`: one constant per partial round, added to `x_k` after its S-box (`k` the index
+    /// of [`Self::partial_sbox`]).
     pub partial: Vec<F>,
-    /// `R_P · t`: the first row of each partial round's sparse matrix.
+    /// `R_P · t`: row `k` of each partial round's sparse matrix.
     pub sparse_rows: Vec<F>,
-    /// `R_P · t`: the first column of each sparse matrix below the diagonal (entry 0 of each
-    /// row is zero).
+    /// `R_P · t`: column `k` of each sparse matrix off the diagonal (entry `k` of each row is
+    /// zero).
     pub sparse_cols: Vec<F>,
     /// `t · t`, row-major: the linear layer of the last full round before the partial rounds.
     pub pre_sparse: Vec<F>,
     /// `t · t`, row-major: the MDS matrix.
     pub mds: Vec<F>,
+    /// The element `x_k` the partial rounds' S-box acts on.
+    pub partial_sbox: PartialSbox,
 }
 
 /// Derives the optimized schedule of `params` (see the module docs).
@@ -55,6 +62,7 @@ pub struct OptimizedSchedule<F> {
 /// all invertible).
 pub fn optimize<F: PrimeField>(params: &Poseidon1Params<F>) -> Result<OptimizedSchedule<F>, Error> {
     let t = params.width;
+    let k = params.partial_sbox.index(t);
     let (half, rounds_p) = (params.rounds_f / 2, params.rounds_p);
     let rounds = params.rounds_f + rounds_p;
     let mds = Matrix {
@@ -71,11 +79,11 @@ pub fn optimize<F: PrimeField>(params: &Poseidon1Params<F>) -> Result<OptimizedS
             None => vec![F::ZERO_ELEMENT; t],
         })
         .collect();
-    // Step 2: partial rounds keep d_r[0]; the rest moves back one round through M⁻¹.
+    // Step 2: partial rounds keep d_r[k]; the rest moves back one round through M⁻¹.
     for r in (half..half + rounds_p).rev() {
         let mut rest = core::mem::replace(&mut d[r], vec![F::ZERO_ELEMENT; t]);
-        d[r][0] = rest[0];
-        rest[0] = F::ZERO_ELEMENT;
+        d[r][k] = rest[k];
+        rest[k] = F::ZERO_ELEMENT;
         let moved = mds_inv.apply(&rest);
         for (x, y) in d[r - 1].iter_mut().zip(moved) {
             *x = x.add(y);
@@ -84,30 +92,32 @@ pub fn optimize<F: PrimeField>(params: &Poseidon1Params<F>) -> Result<OptimizedS
     let mut full = c[0].to_vec();
     full.extend(d[..half].iter().flatten());
     full.extend(d[half + rounds_p..rounds - 1].iter().flatten());
-    let partial = d[half..half + rounds_p].iter().map(|row| row[0]).collect();
+    let partial = d[half..half + rounds_p].iter().map(|row| row[k]).collect();
 
     // Step 3: sparse factorization, from the last partial round back to the first.
     let mut sparse_rows = vec![F::ZERO_ELEMENT; rounds_p * t];
     let mut sparse_cols = vec![F::ZERO_ELEMENT; rounds_p * t];
     let mut a = mds.clone();
+    // The other indices, in order: index `l` of the minor is `others[l]`.
+    let others: Vec<usize> = (0..t).filter(|&i| i != k).collect();
     for r in (0..rounds_p).rev() {
-        let hat = a.minor();
+        let hat = a.minor(k);
         let hat_inv = hat.inverse().ok_or(Error::SingularMatrix)?;
         let row = &mut sparse_rows[r * t..(r + 1) * t];
-        row[0] = a.at(0, 0);
-        for (j, v) in row.iter_mut().enumerate().skip(1) {
-            *v = (1..t).fold(F::ZERO_ELEMENT, |acc, l| {
-                acc.add(a.at(0, l).mul(hat_inv.at(l - 1, j - 1)))
-            });
+        row[k] = a.at(k, k);
+        for (j, &col) in others.iter().enumerate() {
+            row[col] = others
+                .iter()
+                .enumerate()
+                .fold(F::ZERO_ELEMENT, |acc, (l, &from)| {
+                    acc.add(a.at(k, from).mul(hat_inv.at(l, j)))
+                });
         }
-        for (i, w) in sparse_cols[r * t..(r + 1) * t]
-            .iter_mut()
-            .enumerate()
-            .skip(1)
-        {
-            *w = a.at(i, 0);
+        let col = &mut sparse_cols[r * t..(r + 1) * t];
+        for &i in &others {
+            col[i] = a.at(i, k);
         }
-        a = hat.bordered().mul(&mds);
+        a = hat.bordered(k).mul(&mds);
     }
     Ok(OptimizedSchedule {
         full,
@@ -116,5 +126,6 @@ pub fn optimize<F: PrimeField>(params: &Poseidon1Params<F>) -> Result<OptimizedS
         sparse_cols,
         pre_sparse: a.a,
         mds: mds.a,
+        partial_sbox: params.partial_sbox,
     })
 }

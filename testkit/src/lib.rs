@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests (`tests/`), the benches (`benches/`), the fuzz
 //! targets (`fuzz/`) and the peer comparison (`bench-compare/`): vector files and element
 //! conversions (here), the textbook oracle ([`textbook`]), differential assertions against it
-//! ([`differential`]), small and 31-bit test fields ([`small`], [`babybear`]), the
+//! ([`differential`]), StarkWare's Poseidon parameters ([`hades`]), small and 31-bit test fields ([`small`], [`babybear`]), the
 //! op-counting field ([`op_count`]), bench inputs and timing ([`bench`]), and the list of
 //! shipped instances ([`for_each_instance!`]).
 
@@ -54,6 +54,7 @@ pub fn hex_array<F: PrimeField>(v: &Value) -> Vec<F> {
 pub mod babybear;
 pub mod bench;
 pub mod differential;
+pub mod hades;
 pub mod op_count;
 pub mod small;
 pub mod textbook;

@@ -101,7 +101,7 @@ macro_rules! for_each_instance {
 /// Invokes `$m!(name, t, R_P, ct_const, cached_runtime_expr)` once per shipped circom BN254
 /// Poseidon1 instance (t = 2..=17, d = 5, R_F = 8): `ct_const` is the `const` permutation
 /// (a path: take a reference, it is large), `cached_runtime_expr` the `&'static Poseidon1<Fr>`.
-/// Generated from xtask's `CIRCOM_ROUNDS_P`, the one list of Poseidon1 instances.
+/// Generated from xtask's `CIRCOM` family.
 #[macro_export]
 macro_rules! for_each_circom_instance {
     ($m:ident) => {
@@ -232,6 +232,48 @@ macro_rules! for_each_circom_instance {
             68,
             fast_poseidon2::instances::circom_bn254::ct::T17,
             fast_poseidon2::instances::circom_bn254::poseidon1_t17()
+        );
+    };
+}
+
+/// Invokes `$m!(name, t, R_P, ct_const, cached_runtime_expr)` once per shipped Starknet
+/// (StarkWare) Poseidon instance over the Stark field (t = 3, 4, 5, 9, d = 3, R_F = 8):
+/// `ct_const` is the `const` permutation (a path), `cached_runtime_expr` the
+/// `&'static Poseidon1<Felt252>`. Generated from xtask's `STARK252` family.
+#[macro_export]
+macro_rules! for_each_stark252_instance {
+    ($m:ident) => {
+        #[cfg(feature = "stark252")]
+        $m!(
+            stark_t3,
+            3,
+            83,
+            fast_poseidon2::instances::stark252::ct::T3,
+            fast_poseidon2::instances::stark252::poseidon1_t3()
+        );
+        #[cfg(feature = "stark252")]
+        $m!(
+            stark_t4,
+            4,
+            84,
+            fast_poseidon2::instances::stark252::ct::T4,
+            fast_poseidon2::instances::stark252::poseidon1_t4()
+        );
+        #[cfg(feature = "stark252")]
+        $m!(
+            stark_t5,
+            5,
+            84,
+            fast_poseidon2::instances::stark252::ct::T5,
+            fast_poseidon2::instances::stark252::poseidon1_t5()
+        );
+        #[cfg(feature = "stark252")]
+        $m!(
+            stark_t9,
+            9,
+            84,
+            fast_poseidon2::instances::stark252::ct::T9,
+            fast_poseidon2::instances::stark252::poseidon1_t9()
         );
     };
 }

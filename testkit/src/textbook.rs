@@ -300,7 +300,8 @@ pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> 
 
 /// The textbook Poseidon1 permutation (eprint 2019/458 section 2; hadeshash
 /// `poseidonperm_x5_254_*`, circomlibjs `poseidon_reference.js`), dense in every round:
-/// `R_F / 2` full rounds, `R_P` partial rounds (`x^d` on `x_0` only), `R_F / 2` full rounds,
+/// `R_F / 2` full rounds, `R_P` partial rounds (`x^d` on `x_0` only, or on `x_{t-1}` only for
+/// StarkWare's Hades permutation: the parameters' `partial_sbox`), `R_F / 2` full rounds,
 /// each round = add the round's `t` constants, S-box, multiply by the MDS matrix. The oracle of
 /// the crate's optimized Poseidon1 schedule.
 pub fn poseidon1_permutation<F: PrimeField>(
@@ -311,12 +312,13 @@ pub fn poseidon1_permutation<F: PrimeField>(
     let d = params.sbox_degree();
     let half = params.rounds_f() / 2;
     let mds: Vec<Vec<F>> = params.mds().chunks(t).map(<[F]>::to_vec).collect();
+    let k = params.partial_sbox().index(t);
     let mut state = input.to_vec();
     for (round, constants) in params.round_constants().chunks(t).enumerate() {
         let full = round < half || round >= half + params.rounds_p();
         for (i, (x, &c)) in state.iter_mut().zip(constants).enumerate() {
             *x = x.add(c);
-            if full || i == 0 {
+            if full || i == k {
                 *x = x.pow_u64(d);
             }
         }

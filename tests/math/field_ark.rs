@@ -130,6 +130,21 @@ fn bls12_381_limb_edges_match_ark() {
     check_all_pairs(&e);
 }
 
+/// The Stark field (`p = 2^251 + 17 · 2^192 + 1`, low limb 1, `INV = 2^64 - 1`) on the same
+/// value and stored-limb edges.
+#[test]
+fn stark252_edge_values_and_limb_edges_match_ark() {
+    use fast_poseidon2::stark252::{Felt252, Felt252Config};
+    check_all_pairs(&edges::<Felt252>());
+    let e = limb_edges::<Felt252Config>();
+    assert_eq!(
+        e.len(),
+        12,
+        "every Stark edge is below p (p - 1, p - 2 appear twice)"
+    );
+    check_all_pairs(&e);
+}
+
 proptest! {
     #[test]
     fn bn254_random_values_match_ark(a in any::<[u8; 32]>(), b in any::<[u8; 32]>()) {

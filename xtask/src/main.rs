@@ -2,7 +2,9 @@
 //! ([`REGISTRY`], the one list of shipped instances), the constant tables
 //! `src/instances/tables/*.rs` (by the crate's own Grain LFSR, `Poseidon2Params::generate`), the
 //! generated region of each `src/instances/<field>.rs` (its `declare_instances!` call) and
-//! `testkit/src/registry.rs` (the `for_each_instance!` list of tests, benches and fuzz targets).
+//! `testkit/src/registry.rs` (the `for_each_instance!` list of tests, benches and fuzz targets);
+//! likewise, from the Poseidon1 families [`CIRCOM`] and [`STARK252`], their optimized-schedule
+//! tables, their modules' declarations and their testkit lists.
 //! With `--check`, writes nothing and exits with status 1 if any file would change.
 
 use ark_ff::{Fp, MontBackend, MontConfig};
@@ -10,8 +12,9 @@ use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::goldilocks::GoldilocksFast;
 use fast_poseidon2::modes::{merkle_arity, security_elements};
-use fast_poseidon2::poseidon1::Poseidon1Params;
 use fast_poseidon2::poseidon1::schedule::optimize;
+use fast_poseidon2::poseidon1::{PartialSbox, Poseidon1Params};
+use fast_poseidon2::stark252::{Felt252, Felt252Config};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,31 +51,53 @@ trait ConstElement: PrimeField {
     /// The `use` line the element constructor needs besides the field type.
     const IMPORT: &'static str;
     /// The table file's element constructor, the `const fn e` of [`Self::const_expr`].
-    const CONSTRUCTOR: &'static str;
+    fn constructor() -> String;
     /// A `const` expression for `self`: `e(..)` over the stored representation.
     fn const_expr(self) -> String;
 }
 
-/// ark-ff 0.6 four-limb Montgomery fields (`ark_bn254::Fr`, `ark_bls12_381::Fr`): `e` is the
-/// const `Fp::new_unchecked`, which takes the Montgomery form `x · 2^256 mod p` as four
-/// little-endian limbs, exactly what ark keeps in `Fp.0` (so the limbs are read from the element
-/// `Poseidon2Params::generate` produced).
-impl<C: MontConfig<4>> ConstElement for Fp<MontBackend<C, 4>, 4>
+/// The name the generated files give an ark-ff field's element type.
+trait ArkName {
+    const NAME: &'static str;
+}
+
+impl ArkName for ark_bn254::FrConfig {
+    const NAME: &'static str = "Fr";
+}
+
+impl ArkName for ark_bls12_381::FrConfig {
+    const NAME: &'static str = "Fr";
+}
+
+impl ArkName for Felt252Config {
+    const NAME: &'static str = "Felt252";
+}
+
+/// ark-ff 0.6 four-limb Montgomery fields (`ark_bn254::Fr`, `ark_bls12_381::Fr`, `Felt252`):
+/// `e` is the const `Fp::new_unchecked`, which takes the Montgomery form `x · 2^256 mod p` as
+/// four little-endian limbs, exactly what ark keeps in `Fp.0` (so the limbs are read from the
+/// element the parameter generation produced).
+impl<C: MontConfig<4> + ArkName> ConstElement for Fp<MontBackend<C, 4>, 4>
 where
     Self: PrimeField,
 {
-    const TYPE: &'static str = "Fr";
-    const FIELD_PATH: &'static str = "Fr";
+    const TYPE: &'static str = C::NAME;
+    const FIELD_PATH: &'static str = C::NAME;
     const DOC: &'static str =
         "//! Elements: Montgomery form (`x · 2^256 mod p`) as four little-endian 64-bit limbs, the
 //! representation ark-ff stores, so that the const `Fp::new_unchecked` builds them.
 ";
     const IMPORT: &'static str = "use ark_ff::BigInt;";
-    const CONSTRUCTOR: &'static str = "/// The element whose Montgomery form has the limbs `limbs`.
-const fn e(limbs: [u64; 4]) -> Fr {
-    Fr::new_unchecked(BigInt(limbs))
-}
-";
+    fn constructor() -> String {
+        format!(
+            "/// The element whose Montgomery form has the limbs `limbs`.
+const fn e(limbs: [u64; 4]) -> {ty} {{
+    {ty}::new_unchecked(BigInt(limbs))
+}}
+",
+            ty = C::NAME
+        )
+    }
     fn const_expr(self) -> String {
         let limbs: Vec<String> = self.0.0.iter().map(|l| format!("0x{l:016x}")).collect();
         format!("e([{}])", limbs.join(", "))
@@ -87,11 +112,14 @@ impl ConstElement for GoldilocksFast {
     const DOC: &'static str =
         "//! Elements: canonical integers, built by the const `GoldilocksFast::new`.\n";
     const IMPORT: &'static str = "use crate::field::goldilocks::GoldilocksFast;";
-    const CONSTRUCTOR: &'static str = "/// The element `v` (canonical: `v < p`).
+    fn constructor() -> String {
+        "/// The element `v` (canonical: `v < p`).
 const fn e(v: u64) -> GoldilocksFast {
     GoldilocksFast::new(v)
 }
-";
+"
+        .into()
+    }
     fn const_expr(self) -> String {
         format!("e(0x{:016x})", self.to_canonical_u64())
     }
@@ -115,7 +143,7 @@ fn render<F: ConstElement>(field: &str, import: Option<&str>, specs: &[Spec]) ->
         writeln!(out, "{line}").unwrap();
     }
     writeln!(out).unwrap();
-    out += F::CONSTRUCTOR;
+    out += &F::constructor();
     for s in specs {
         let params = Poseidon2Params::<F>::generate(s.t, s.d, s.rounds_f, s.rounds_p)
             .unwrap_or_else(|e| panic!("{field} t={}: {e}", s.t));
@@ -261,52 +289,159 @@ fn generated() -> Vec<(String, String)> {
     files.extend(field_files::<ark_bn254::Fr>(bn254, &mut lists));
     files.extend(field_files::<ark_bls12_381::Fr>(bls12_381, &mut lists));
     files.extend(field_files::<GoldilocksFast>(goldilocks, &mut lists));
-    files.extend(circom_files());
+    files.extend(poseidon1_files(&CIRCOM));
+    files.extend(poseidon1_files(&STARK252));
     files.push((
         "testkit/src/registry.rs".into(),
-        render_registry(&lists) + &render_circom_registry(),
+        render_registry(&lists)
+            + &render_poseidon1_registry(&CIRCOM)
+            + &render_poseidon1_registry(&STARK252),
     ));
     files
 }
 
+/// One family of baked Poseidon1 instances: the table file, the generated region of its
+/// instance module and its testkit list all come from it.
+struct Poseidon1Family<F> {
+    /// The family's name in docs ("circom BN254").
+    name: &'static str,
+    /// The module under `instances::` (and under `src/instances/tables/`).
+    module: &'static str,
+    /// The Cargo feature that gates the module.
+    feature: &'static str,
+    /// The instance module's declaration macro.
+    declare: &'static str,
+    /// Prefix of the type aliases (`Circom` gives `CircomT3`).
+    alias: &'static str,
+    /// testkit's list macro, and the doc comment above it.
+    list: &'static str,
+    list_doc: &'static str,
+    /// The `use` line that brings the element type into the table file.
+    import: &'static str,
+    /// `(t, R_P)` per shipped width.
+    widths: &'static [(usize, usize)],
+    /// The reference parameters of width `t` with `R_P` partial rounds.
+    params: fn(usize, usize) -> Poseidon1Params<F>,
+    /// The doc lines above the table of width `t` with `R_P` partial rounds.
+    provenance: fn(usize, usize) -> String,
+}
+
 /// The circom BN254 Poseidon1 instances (circomlib `poseidon_constants`, light-poseidon 0.5
 /// `parameters::bn254_x5`): t = 2..=17, d = 5, R_F = 8, and R_P for t = 2..=17 in order
-/// (circomlib's `N_ROUNDS_P`). The one list of Poseidon1 instances: the tables, the
-/// `declare_circom_instances!` call and testkit's `for_each_circom_instance!` come from it.
-const CIRCOM_ROUNDS_P: [usize; 16] = [
-    56, 57, 56, 60, 60, 63, 64, 63, 60, 66, 60, 65, 70, 60, 64, 68,
-];
-
-/// The circom table file and the generated region of `src/instances/circom_bn254.rs`.
-fn circom_files() -> [(String, String); 2] {
-    type Fr = ark_bn254::Fr;
-    let mut out = String::new();
-    out +=
-        "//! circom BN254 Poseidon1 tables (the optimized schedule, eprint 2019/458 appendix B).\n";
-    out += "//! Generated by `cargo run -p xtask -- gen-params`; do not edit.\n";
-    out += <Fr as ConstElement>::DOC;
-    out += "\nuse crate::poseidon1::ct::Poseidon1Ct;\nuse ark_bn254::Fr;\nuse ark_ff::BigInt;\n\n";
-    out += <Fr as ConstElement>::CONSTRUCTOR;
-    let mut call = format!("{BEGIN}\ndeclare_circom_instances! {{\n    widths: [\n");
-    for (t, &rp) in (2..).zip(&CIRCOM_ROUNDS_P) {
-        let params = Poseidon1Params::<Fr>::generate(t, 5, 8, rp)
-            .unwrap_or_else(|e| panic!("circom t={t}: {e}"));
-        let s = optimize(&params).unwrap_or_else(|e| panic!("circom t={t}: {e}"));
-        writeln!(out).unwrap();
-        writeln!(
-            out,
+/// (circomlib's `N_ROUNDS_P`).
+const CIRCOM: Poseidon1Family<ark_bn254::Fr> = Poseidon1Family {
+    name: "circom BN254",
+    module: "circom_bn254",
+    feature: "bn254",
+    declare: "declare_circom_instances",
+    alias: "Circom",
+    list: "for_each_circom_instance",
+    list_doc: r#"
+/// Invokes `$m!(name, t, R_P, ct_const, cached_runtime_expr)` once per shipped circom BN254
+/// Poseidon1 instance (t = 2..=17, d = 5, R_F = 8): `ct_const` is the `const` permutation
+/// (a path: take a reference, it is large), `cached_runtime_expr` the `&'static Poseidon1<Fr>`.
+/// Generated from xtask's `CIRCOM` family.
+#[macro_export]
+"#,
+    import: "use ark_bn254::Fr;",
+    widths: &[
+        (2, 56),
+        (3, 57),
+        (4, 56),
+        (5, 60),
+        (6, 60),
+        (7, 63),
+        (8, 64),
+        (9, 63),
+        (10, 60),
+        (11, 66),
+        (12, 60),
+        (13, 65),
+        (14, 70),
+        (15, 60),
+        (16, 64),
+        (17, 68),
+    ],
+    params: |t, rp| {
+        Poseidon1Params::generate(t, 5, 8, rp).unwrap_or_else(|e| panic!("circom t={t}: {e}"))
+    },
+    provenance: |t, rp| {
+        format!(
             "/// circom BN254 t = {t} (R_F = 8, R_P = {rp}, d = 5): Grain tuple (n = 254, t = {t}, R_F = 8,\n\
              /// R_P = {rp}), hadeshash `sage generate_parameters_grain.sage 1 0 254 {t} 8 {rp} p`, then\n\
              /// `poseidon1::schedule::optimize`."
         )
-        .unwrap();
+    },
+};
+
+/// StarkWare's Poseidon over the Stark field (Starknet's `poseidon_hash` family, CryptoExperts'
+/// widths): t = 3 (R_P = 83), 4, 5, 9 (R_P = 84), d = 3, R_F = 8, partial S-box on the last
+/// element; parameters by `testkit::hades` (sha256 round constants, StarkWare's MDS matrices).
+const STARK252: Poseidon1Family<Felt252> = Poseidon1Family {
+    name: "Starknet",
+    module: "stark252",
+    feature: "stark252",
+    declare: "declare_stark252_instances",
+    alias: "Stark",
+    list: "for_each_stark252_instance",
+    list_doc: r#"
+/// Invokes `$m!(name, t, R_P, ct_const, cached_runtime_expr)` once per shipped Starknet
+/// (StarkWare) Poseidon instance over the Stark field (t = 3, 4, 5, 9, d = 3, R_F = 8):
+/// `ct_const` is the `const` permutation (a path), `cached_runtime_expr` the
+/// `&'static Poseidon1<Felt252>`. Generated from xtask's `STARK252` family.
+#[macro_export]
+"#,
+    import: "use crate::stark252::Felt252;",
+    widths: &[(3, 83), (4, 84), (5, 84), (9, 84)],
+    params: testkit::hades::params,
+    provenance: |t, rp| {
+        format!(
+            "/// Starknet t = {t} (R_F = 8, R_P = {rp}, d = 3): round constant i = sha256(\"Hades\" ‖ i) mod p,\n\
+             /// StarkWare's MDS matrix, partial S-box on x_{{t-1}} (cairo-lang `poseidon_utils.py`;\n\
+             /// `testkit::hades`), then `poseidon1::schedule::optimize`."
+        )
+    },
+};
+
+/// A family's table file and the generated region of its instance module.
+fn poseidon1_files<F: ConstElement>(family: &Poseidon1Family<F>) -> [(String, String); 2] {
+    let mut out = String::new();
+    writeln!(
+        out,
+        "//! {} Poseidon1 tables (the optimized schedule, eprint 2019/458 appendix B).",
+        family.name
+    )
+    .unwrap();
+    out += "//! Generated by `cargo run -p xtask -- gen-params`; do not edit.\n";
+    out += F::DOC;
+    // rustfmt's order: `crate::` paths first, then the others alphabetically.
+    let mut imports = [
+        "use crate::poseidon1::ct::Poseidon1Ct;",
+        family.import,
+        F::IMPORT,
+    ];
+    imports.sort_unstable_by_key(|line| (!line.starts_with("use crate::"), *line));
+    out += "\n";
+    for line in imports {
+        writeln!(out, "{line}").unwrap();
+    }
+    out += "\n";
+    out += &F::constructor();
+    let mut call = format!("{BEGIN}\n{}! {{\n    widths: [\n", family.declare);
+    for &(t, rp) in family.widths {
+        let params = (family.params)(t, rp);
+        let (d, rf) = (params.sbox_degree(), params.rounds_f());
+        let s = optimize(&params).unwrap_or_else(|e| panic!("{} t={t}: {e}", family.name));
+        writeln!(out).unwrap();
+        writeln!(out, "{}", (family.provenance)(t, rp)).unwrap();
         writeln!(out, "#[rustfmt::skip]").unwrap();
         writeln!(
             out,
-            "pub(crate) const T{t}: Poseidon1Ct<Fr, {t}, 8, {rp}, 5> = Poseidon1Ct::from_schedule("
+            "pub(crate) const T{t}: Poseidon1Ct<{ty}, {t}, {rf}, {rp}, {d}> = Poseidon1Ct::from_schedule(",
+            ty = F::TYPE
         )
         .unwrap();
-        let rows = |out: &mut String, name: &str, table: &[Fr], width: usize| {
+        let rows = |out: &mut String, name: &str, table: &[F], width: usize| {
             writeln!(out, "    // {name}").unwrap();
             writeln!(out, "    [").unwrap();
             for row in table.chunks(width) {
@@ -331,62 +466,65 @@ fn circom_files() -> [(String, String); 2] {
         );
         rows(
             &mut out,
-            "sparse_rows: first row of each sparse matrix",
+            "sparse_rows: the S-box element's row of each sparse matrix",
             &s.sparse_rows,
             t,
         );
         rows(
             &mut out,
-            "sparse_cols: first column of each sparse matrix",
+            "sparse_cols: the S-box element's column of each sparse matrix",
             &s.sparse_cols,
             t,
         );
         rows(&mut out, "pre_sparse", &s.pre_sparse, t);
         rows(&mut out, "mds", &s.mds, t);
-        writeln!(out, ");").unwrap();
+        match s.partial_sbox {
+            PartialSbox::First => writeln!(out, ");").unwrap(),
+            PartialSbox::Last => writeln!(
+                out,
+                ")\n.with_partial_sbox(crate::poseidon1::PartialSbox::Last);"
+            )
+            .unwrap(),
+        }
         writeln!(
             call,
-            "        ({t}, {rp}, T{t}, t{t}, poseidon1_t{t}, CircomT{t}),"
+            "        ({t}, {rp}, T{t}, t{t}, poseidon1_t{t}, {}T{t}),",
+            family.alias
         )
         .unwrap();
     }
     call += "    ]\n}\n";
-    let module = "src/instances/circom_bn254.rs";
-    let current = std::fs::read_to_string(repository().join(module)).unwrap_or_default();
+    let module = format!("src/instances/{}.rs", family.module);
+    let current = std::fs::read_to_string(repository().join(&module)).unwrap_or_default();
     let (Some(begin), Some(end)) = (current.find(BEGIN), current.find(END)) else {
         panic!("{module} lacks the generated-region lines");
     };
     [
-        ("src/instances/tables/circom_bn254.rs".into(), out),
+        (format!("src/instances/tables/{}.rs", family.module), out),
         (
-            module.into(),
+            module,
             format!("{}{call}{}", &current[..begin], &current[end..]),
         ),
     ]
 }
 
-/// testkit's `for_each_circom_instance!`, from [`CIRCOM_ROUNDS_P`].
-fn render_circom_registry() -> String {
-    let mut out = String::from(CIRCOM_REGISTRY_DOC);
-    out += "macro_rules! for_each_circom_instance {\n    ($m:ident) => {\n";
-    for (t, rp) in (2..).zip(CIRCOM_ROUNDS_P) {
+/// testkit's list macro of a family (e.g. `for_each_circom_instance!`).
+fn render_poseidon1_registry<F>(family: &Poseidon1Family<F>) -> String {
+    let mut out = String::from(family.list_doc);
+    writeln!(out, "macro_rules! {} {{\n    ($m:ident) => {{", family.list).unwrap();
+    let prefix = family.alias.to_lowercase();
+    for &(t, rp) in family.widths {
         writeln!(
             out,
-            "        #[cfg(feature = \"bn254\")]\n        $m!(\n            circom_t{t},\n            {t},\n            {rp},\n            fast_poseidon2::instances::circom_bn254::ct::T{t},\n            fast_poseidon2::instances::circom_bn254::poseidon1_t{t}()\n        );"
+            "        #[cfg(feature = \"{feature}\")]\n        $m!(\n            {prefix}_t{t},\n            {t},\n            {rp},\n            fast_poseidon2::instances::{module}::ct::T{t},\n            fast_poseidon2::instances::{module}::poseidon1_t{t}()\n        );",
+            feature = family.feature,
+            module = family.module,
         )
         .unwrap();
     }
     out += "    };\n}\n";
     out
 }
-
-const CIRCOM_REGISTRY_DOC: &str = r#"
-/// Invokes `$m!(name, t, R_P, ct_const, cached_runtime_expr)` once per shipped circom BN254
-/// Poseidon1 instance (t = 2..=17, d = 5, R_F = 8): `ct_const` is the `const` permutation
-/// (a path: take a reference, it is large), `cached_runtime_expr` the `&'static Poseidon1<Fr>`.
-/// Generated from xtask's `CIRCOM_ROUNDS_P`, the one list of Poseidon1 instances.
-#[macro_export]
-"#;
 
 /// One field's table file and instance module (its generated region); pushes the field's arm
 /// of testkit's instance list onto `lists`.

@@ -111,7 +111,7 @@ pub(crate) const T2: Poseidon1Ct<Fr, 2, 8, 56, 5> = Poseidon1Ct::from_schedule(
         e([0x419465520e3dd1cc, 0x181551c91a2c34e5, 0x20e05abec88612cf, 0x212e565d4e0b3e25]),
         e([0x0de5be8256ae6ee4, 0xb733415e69d8f8b9, 0xdd1deade6211f89c, 0x1590d80bdc5e82f3]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0xf8b2f47577922da4, 0x49c37c46f4fa97b6, 0xead42bc5207ce75b, 0x1e6197b9dc74448b]),
@@ -338,7 +338,7 @@ pub(crate) const T2: Poseidon1Ct<Fr, 2, 8, 56, 5> = Poseidon1Ct::from_schedule(
             e([0xd7350141ba1a6fa7, 0xc250594b3ba1d527, 0x575d8cb3901eeeee, 0x27ba141fa6033951]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -697,7 +697,7 @@ pub(crate) const T3: Poseidon1Ct<Fr, 3, 8, 57, 5> = Poseidon1Ct::from_schedule(
         e([0xd4574bd08cd1068f, 0xe5516c43b6e8636c, 0xdc6b5c8706c860d7, 0x0021d9908aa6257b]),
         e([0xfa29af06f704c5c5, 0xdadff3885bb8d5c7, 0x85800823654d4790, 0x2f5c8a048799c318]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0xf2e8909a56fcf3d7, 0x8019ce3145ed8c1d, 0xdda896a228616418, 0x0e5ed723ffc885e1]),
@@ -985,7 +985,7 @@ pub(crate) const T3: Poseidon1Ct<Fr, 3, 8, 57, 5> = Poseidon1Ct::from_schedule(
             e([0xe3d1c92f587fe236, 0xf8e0bf89081bbfb0, 0xa713050db2fc8306, 0x03052461f65e7d2a]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -1426,7 +1426,7 @@ pub(crate) const T4: Poseidon1Ct<Fr, 4, 8, 56, 5> = Poseidon1Ct::from_schedule(
         e([0x926b22251906c7e3, 0xc7561eeb542448a9, 0xcf71642b337c6b04, 0x0dd65a9f1dcd6caf]),
         e([0x612a50877ccf9c1b, 0x4740657383dfe7fb, 0x21b89d334c177ace, 0x02bcc753526e8d1c]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0xc746d3a1ea1cc193, 0x6909fa60cbf91537, 0x5b41f9011d64f292, 0x163fd60c1936197d]),
@@ -1765,7 +1765,7 @@ pub(crate) const T4: Poseidon1Ct<Fr, 4, 8, 56, 5> = Poseidon1Ct::from_schedule(
             e([0x0341516cff465be1, 0xd5cc7eb821ee08a7, 0x2e463b1d500d6d65, 0x2943f4a9612ba8e4]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -2287,7 +2287,7 @@ pub(crate) const T5: Poseidon1Ct<Fr, 5, 8, 60, 5> = Poseidon1Ct::from_schedule(
         e([0x30863344bed9e91f, 0xa191078ba28f526f, 0x220d96bb84ec07cd, 0x024373331db348a2]),
         e([0xbbe999ed9c275bd8, 0x2ebe3bb2c1ff920d, 0xce1795c2cc4de1bf, 0x0dc18ee1fb665b16]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0x77464b55cd95efca, 0x68ba7a74ae0e5894, 0xbd4dc1c2266c359d, 0x2967c834940e37a0]),
@@ -2710,7 +2710,7 @@ pub(crate) const T5: Poseidon1Ct<Fr, 5, 8, 60, 5> = Poseidon1Ct::from_schedule(
             e([0xf3ca9a27797eeba6, 0x18daf636af68980a, 0xabbe059eff309807, 0x082fa0439a50110c]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -3346,7 +3346,7 @@ pub(crate) const T6: Poseidon1Ct<Fr, 6, 8, 60, 5> = Poseidon1Ct::from_schedule(
         e([0xce505e6170a904e4, 0xc176ee2cd2062af0, 0x5d8eab622cb04d3a, 0x07927863fa64a043]),
         e([0xb7a2e823b841201f, 0x52f1543bdb3bc2fb, 0xd5b8f5236057dc46, 0x0c93f5ad28235dc7]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0x40608a783ee62bad, 0xb04481cea961436e, 0x97a709db9ed8c008, 0x281f30c1bf2d293a]),
@@ -3829,7 +3829,7 @@ pub(crate) const T6: Poseidon1Ct<Fr, 6, 8, 60, 5> = Poseidon1Ct::from_schedule(
             e([0x9a13d19ca33d6383, 0xafe226b4102f00d4, 0x1b223bbf271dbb53, 0x05c5a90265e932b6]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -4562,7 +4562,7 @@ pub(crate) const T7: Poseidon1Ct<Fr, 7, 8, 63, 5> = Poseidon1Ct::from_schedule(
         e([0x79f989571c486dd5, 0xf5cce916d7013599, 0x2c05b9c117eb278e, 0x1c9f41c937776bc1]),
         e([0xfd5e72c57f823433, 0x8ce8c3b70535e378, 0xb8a15459a0c72619, 0x149bce19276210a6]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0xd24ccb91fde9412b, 0xb32bd1c97ec99d80, 0x26d1f83cff15e715, 0x04ab17c2331ad1be]),
@@ -5132,7 +5132,7 @@ pub(crate) const T7: Poseidon1Ct<Fr, 7, 8, 63, 5> = Poseidon1Ct::from_schedule(
             e([0xdf3c0b9f6212e7d1, 0xb0e790a7bdfcf871, 0xfba032f4812a2e5c, 0x0fe5b5d96c78527b]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -5991,7 +5991,7 @@ pub(crate) const T8: Poseidon1Ct<Fr, 8, 8, 64, 5> = Poseidon1Ct::from_schedule(
         e([0xc1434ec092cc4e5c, 0x0bd7f6f8b6c46b25, 0x7577933ad03cfb65, 0x088a6c46ee27964a]),
         e([0xe7e63240473ecca7, 0xdb7719943172bdb9, 0x599b3f141347acaf, 0x1716c7d9db14af81]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0x1f4dbe8bf090b931, 0xd395b73788fca25a, 0xdc23828594b1efd6, 0x1141a50170bf495c]),
@@ -6634,7 +6634,7 @@ pub(crate) const T8: Poseidon1Ct<Fr, 8, 8, 64, 5> = Poseidon1Ct::from_schedule(
             e([0x50cf441cdd0e9c7a, 0xbaee6dc32bdf77a9, 0x0ccf8b74936b30dc, 0x155ce9d814077fd2]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -7607,7 +7607,7 @@ pub(crate) const T9: Poseidon1Ct<Fr, 9, 8, 63, 5> = Poseidon1Ct::from_schedule(
         e([0x711cb631700c8778, 0x5f7244d77051f222, 0xcc8f87dd58ef41e5, 0x24ea9e0dbfccbf6f]),
         e([0xaff3a7a1e551caa3, 0x9fb7b8714db3198f, 0x30f9c8d5d5c0b7e1, 0x18a63e43637196ec]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0x447766904d8567bf, 0x1c57e6b79253cb2d, 0x51acb0f67ab9a1c8, 0x1cb4e8b5ed6d914f]),
@@ -8303,7 +8303,7 @@ pub(crate) const T9: Poseidon1Ct<Fr, 9, 8, 63, 5> = Poseidon1Ct::from_schedule(
             e([0x33ab1003481a29bc, 0xee8eacef5cd317d7, 0x7c29b27f4ed4c4c9, 0x265ec0291795d89d]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -9372,7 +9372,7 @@ pub(crate) const T10: Poseidon1Ct<Fr, 10, 8, 60, 5> = Poseidon1Ct::from_schedule
         e([0xabeaadaf38dded48, 0x9cf2f9609f086e4f, 0xce0ca6a073c6d47d, 0x272c7b38fd3d3cd8]),
         e([0x1adffce33443a64e, 0xb2ae727d7ce3cc9b, 0xdc849711a098bb8e, 0x23736a9ea9c0af49]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0xe6614a3e6d90b4ce, 0x5200488a5113f396, 0xdb53de6d224eea8f, 0x2b291d666b0d68bb]),
@@ -10095,7 +10095,7 @@ pub(crate) const T10: Poseidon1Ct<Fr, 10, 8, 60, 5> = Poseidon1Ct::from_schedule
             e([0x829a533d8c4b4ef9, 0x029c2aea03fab4b1, 0xd317ff7f6546b852, 0x138ada9d10560fe9]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -11247,7 +11247,7 @@ pub(crate) const T11: Poseidon1Ct<Fr, 11, 8, 66, 5> = Poseidon1Ct::from_schedule
         e([0xc2577fb971a82593, 0xe4b9f1da23cdb666, 0x81fa324195d5f4d7, 0x079540037a8aeac1]),
         e([0x9f6ec1268de592f7, 0x38d53382d5cf9445, 0x2c4bb0563c5ca25d, 0x1c175c398504ab79]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0xbf35d343ac4b23e3, 0x32869ab9f3cf3279, 0x5a21a53add96c8cc, 0x2aec2b24e6536aec]),
@@ -12108,7 +12108,7 @@ pub(crate) const T11: Poseidon1Ct<Fr, 11, 8, 66, 5> = Poseidon1Ct::from_schedule
             e([0x953f94a0c7fe8217, 0x6f90692aa1b8a97c, 0xabae0d6615fce38c, 0x15604f4a14193c8c]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -13446,7 +13446,7 @@ pub(crate) const T12: Poseidon1Ct<Fr, 12, 8, 60, 5> = Poseidon1Ct::from_schedule
         e([0x00c9f8438c458dbd, 0xcfdd50682e5f129b, 0x974b17208c22987b, 0x070c145acd456a47]),
         e([0x60500a974452da3a, 0x2c0409b517b71d95, 0x394e62c72eeb8bfa, 0x27c739eeec6df337]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0x7be15e9c8bc62723, 0x96ed328f6f6dfe8c, 0xaa1c1d5fe0d04cdf, 0x1def002d24afa03f]),
@@ -14289,7 +14289,7 @@ pub(crate) const T12: Poseidon1Ct<Fr, 12, 8, 60, 5> = Poseidon1Ct::from_schedule
             e([0x23a6f0a71803f8b0, 0xe88ea983d9e755e4, 0xa048ffb7bbab17d9, 0x25ad03b5d2809512]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -15672,7 +15672,7 @@ pub(crate) const T13: Poseidon1Ct<Fr, 13, 8, 65, 5> = Poseidon1Ct::from_schedule
         e([0x5de47789d6e6a435, 0xf3d3844436be8aec, 0x3f4e6e8ff35a9e80, 0x16f71d5cb04793a1]),
         e([0x9c1d60acdc32926a, 0xedbc1c664aca8d79, 0xc6866987a8a71efb, 0x1e3a70743d1e27a7]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0x260f226f53effc0e, 0x696850298ca823bf, 0xcf41d3be9e9b8b29, 0x2aca1e1675cf79fa]),
@@ -16650,7 +16650,7 @@ pub(crate) const T13: Poseidon1Ct<Fr, 13, 8, 65, 5> = Poseidon1Ct::from_schedule
             e([0x6597621165daadb3, 0x47a22828d805d59f, 0xf968db07ef3c3802, 0x13d9629d5c2f4b08]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -18235,7 +18235,7 @@ pub(crate) const T14: Poseidon1Ct<Fr, 14, 8, 70, 5> = Poseidon1Ct::from_schedule
         e([0xa71f549f89d91f84, 0x6fbfd64b15dc7e40, 0xfbe59eda88890d8e, 0x18cdbbf97af0fecc]),
         e([0xe30cd9983ebb3246, 0x19614ac7e3bc2751, 0x37ad0b942e4fc5f5, 0x19eb3835a9b6432c]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0xda33a31bd025bc23, 0x7c228b75fa4609da, 0xb6ba4043de205da5, 0x1ab1a82415271bb8]),
@@ -19358,7 +19358,7 @@ pub(crate) const T14: Poseidon1Ct<Fr, 14, 8, 70, 5> = Poseidon1Ct::from_schedule
             e([0xf7502d9e3b794e21, 0x87b2ce5ff2148f4b, 0x058a991de2272165, 0x13cdbd96c29b53e1]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -21144,7 +21144,7 @@ pub(crate) const T15: Poseidon1Ct<Fr, 15, 8, 60, 5> = Poseidon1Ct::from_schedule
         e([0x0ad2e6dcfc606800, 0x0c82ba1fd67ab746, 0xa05d6330c9045d35, 0x0ceb81a0181e5c7a]),
         e([0xeb3f9c09298e70ab, 0xa7efdbf0fcd4d740, 0x992d1fd1596a1fce, 0x29c9f2e57c6444f4]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0x10c7543b66e9f907, 0x6e3b37bbae9021ba, 0xcb9b37849ec76adf, 0x22d4448e8d0b79fa]),
@@ -22167,7 +22167,7 @@ pub(crate) const T15: Poseidon1Ct<Fr, 15, 8, 60, 5> = Poseidon1Ct::from_schedule
             e([0xdf611d1affcaa6c3, 0xd3fdc439ccc99fb0, 0xd4d97fb30e5234dc, 0x2810bcb4b14934cc]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -23927,7 +23927,7 @@ pub(crate) const T16: Poseidon1Ct<Fr, 16, 8, 64, 5> = Poseidon1Ct::from_schedule
         e([0x7776ec8a1d02deb3, 0xb8625ed18bd7ae34, 0x547e85687358b6f3, 0x0a3ba48554bb5515]),
         e([0xa3dbd621923b32aa, 0x285d7e0ab39fcc73, 0x2448498d6d237407, 0x216a61cf594baba2]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0xfcf960e8a9554c5a, 0x0c67573fedfb805f, 0xcf33faab78d84d31, 0x1ea1faa4cdbb37f0]),
@@ -25082,7 +25082,7 @@ pub(crate) const T16: Poseidon1Ct<Fr, 16, 8, 64, 5> = Poseidon1Ct::from_schedule
             e([0x3b48e9bfb9e9b597, 0x5bd8299a77fe90a7, 0xa6c0490d71815757, 0x0b3204ff53db8756]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),
@@ -27052,7 +27052,7 @@ pub(crate) const T17: Poseidon1Ct<Fr, 17, 8, 68, 5> = Poseidon1Ct::from_schedule
         e([0x7c33589bb6797c90, 0x22cddd0da11bb29a, 0x2cde7ce71ad14e43, 0x19a2bb51125cc0ac]),
         e([0xc9fb060ae83f3ec3, 0xd14f2c6981c19999, 0xb59a4c393afe2fd9, 0x1ab87b89ba8a3a43]),
     ],
-    // sparse_rows: first row of each sparse matrix
+    // sparse_rows: the S-box element's row of each sparse matrix
     [
         [
             e([0x6837f3bdf29de6d9, 0xa7810f926c973b22, 0x8e5091707bff5986, 0x215e61ea6901246a]),
@@ -28347,7 +28347,7 @@ pub(crate) const T17: Poseidon1Ct<Fr, 17, 8, 68, 5> = Poseidon1Ct::from_schedule
             e([0xf1da0e2c2d32cf95, 0xe24a351ec4335fa5, 0x9aa731082ade541c, 0x25624f0d382ffb34]),
         ],
     ],
-    // sparse_cols: first column of each sparse matrix
+    // sparse_cols: the S-box element's column of each sparse matrix
     [
         [
             e([0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000]),

@@ -10,3 +10,5 @@ pub(crate) mod bn254;
 pub(crate) mod circom_bn254;
 #[cfg(feature = "goldilocks")]
 pub(crate) mod goldilocks;
+#[cfg(feature = "stark252")]
+pub(crate) mod stark252;

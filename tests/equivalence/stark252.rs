@@ -1,0 +1,189 @@
+//! Starknet's Poseidon over the Stark field: `poseidon_hash`, `poseidon_hash_single`,
+//! `poseidon_hash_many` and `poseidon_permute_comp` equal starknet-crypto 0.8 on random inputs;
+//! every width's optimized schedule equals the dense textbook permutation with the partial
+//! S-box on the last element; the const-generic, runtime and batch paths agree; the crate's
+//! generic modes run on these instances.
+#![cfg(feature = "stark252")]
+
+use fast_poseidon2::field::{Field, PrimeField};
+use fast_poseidon2::instances::stark252;
+use fast_poseidon2::poseidon1::Poseidon1;
+use fast_poseidon2::stark252::Felt252;
+use rand::{Rng, SeedableRng};
+use starknet_crypto::Felt;
+use testkit::hades;
+use testkit::textbook::poseidon1_permutation;
+
+/// A uniformly random-looking element (a random 32-byte integer reduced mod p).
+fn random_element(rng: &mut rand::rngs::StdRng) -> Felt252 {
+    Felt252::from_be_bytes_reduced(&rng.r#gen::<[u8; 32]>())
+}
+
+/// The same integer as starknet-crypto's `Felt` (through the canonical bytes; independent of
+/// the crate's `starknet` feature).
+fn theirs(x: Felt252) -> Felt {
+    let mut bytes = [0u8; 32];
+    x.write_canonical_be_bytes(&mut bytes);
+    Felt::from_bytes_be(&bytes)
+}
+
+fn ours(x: Felt) -> Felt252 {
+    Felt252::from_canonical_be_bytes(&x.to_bytes_be()).expect("a Felt is canonical")
+}
+
+#[test]
+fn starknet_functions_equal_starknet_crypto_on_random_inputs() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(251);
+    let minus_one = Felt252::from_u64(1).neg();
+    for round in 0..200 {
+        let (x, y) = if round < 4 {
+            // The extremes first: 0 and p - 1 in both positions.
+            let pick = |b: bool| if b { minus_one } else { Felt252::from_u64(0) };
+            (pick(round & 1 == 1), pick(round & 2 == 2))
+        } else {
+            (random_element(&mut rng), random_element(&mut rng))
+        };
+        assert_eq!(
+            theirs(stark252::poseidon_hash(x, y)),
+            starknet_crypto::poseidon_hash(theirs(x), theirs(y)),
+            "poseidon_hash({x}, {y})"
+        );
+        assert_eq!(
+            theirs(stark252::poseidon_hash_single(x)),
+            starknet_crypto::poseidon_hash_single(theirs(x)),
+            "poseidon_hash_single({x})"
+        );
+        let mut state = [x, y, random_element(&mut rng)];
+        let mut their_state = state.map(theirs);
+        stark252::poseidon_permute_comp(&mut state);
+        starknet_crypto::poseidon_permute_comp(&mut their_state);
+        assert_eq!(state, their_state.map(ours), "poseidon_permute_comp");
+    }
+    // Every length from the empty message up, both parities, past several blocks.
+    for len in (0..=20).chain([63, 64, 101]) {
+        for _ in 0..4 {
+            let msgs: Vec<Felt252> = (0..len).map(|_| random_element(&mut rng)).collect();
+            let their_msgs: Vec<Felt> = msgs.iter().copied().map(theirs).collect();
+            assert_eq!(
+                theirs(stark252::poseidon_hash_many(&msgs)),
+                starknet_crypto::poseidon_hash_many(&their_msgs),
+                "poseidon_hash_many of {len} elements"
+            );
+        }
+    }
+}
+
+#[test]
+fn optimized_schedule_equals_dense_textbook_for_every_shipped_width() {
+    macro_rules! check {
+        ($name:ident, $t:literal, $rp:literal, $ct:path, $cached:expr) => {
+            let params = hades::params::<Felt252>($t, $rp);
+            let runtime = Poseidon1::new(&params).expect("schedule");
+            let from_params =
+                fast_poseidon2::poseidon1::ct::Poseidon1Ct::<Felt252, $t, 8, $rp, 3>::from_params(
+                    &params,
+                )
+                .expect("shape");
+            for state in testkit::random_states::<Felt252, $t>($t, 8) {
+                let expected = poseidon1_permutation(&params, &state);
+                assert_eq!($ct.permutation(&state).to_vec(), expected, "t = {}: ct", $t);
+                assert_eq!(
+                    from_params.permutation(&state).to_vec(),
+                    expected,
+                    "t = {}: from_params",
+                    $t
+                );
+                assert_eq!(runtime.permutation(&state).unwrap(), expected, "t = {}", $t);
+                assert_eq!($cached.permutation(&state).unwrap(), expected, "t = {}", $t);
+            }
+        };
+    }
+    testkit::for_each_stark252_instance!(check);
+}
+
+#[test]
+fn batch_paths_equal_the_scalar_permutation() {
+    macro_rules! check {
+        ($name:ident, $t:literal, $rp:literal, $ct:path, $cached:expr) => {
+            for n in [0, 1, 7, 8, 9, 19] {
+                let states = testkit::random_states::<Felt252, $t>(300 + $t, n);
+                let mut batch = states.clone();
+                $ct.permute_batch(&mut batch);
+                let mut flat = states.as_flattened().to_vec();
+                $cached.permute_batch(&mut flat).unwrap();
+                for (i, state) in states.iter().enumerate() {
+                    let expected = $ct.permutation(state);
+                    assert_eq!(batch[i], expected, "t = {}: ct batch", $t);
+                    assert_eq!(flat[i * $t..(i + 1) * $t], expected, "t = {}: runtime", $t);
+                }
+            }
+        };
+    }
+    testkit::for_each_stark252_instance!(check);
+}
+
+/// The crate's generic modes take these permutations: the streaming sponge (ct and runtime
+/// agree) and the message hash, equal to its definition over the textbook permutation.
+#[test]
+fn generic_modes_run_on_the_stark_instances() {
+    use fast_poseidon2::modes::Sponge;
+    use testkit::textbook::{message_hash, message_hash_bytes};
+    let ct = &stark252::ct::T3;
+    let runtime = stark252::poseidon1_t3();
+    let inputs = [1u64, 2, 3].map(Felt252::from_u64);
+    let mut sponge = Sponge::new(ct, 2, inputs.len(), 2).unwrap();
+    sponge.absorb(&inputs).unwrap();
+    let mut from_ct = [Felt252::from_u64(0); 2];
+    sponge.squeeze(&mut from_ct).unwrap();
+    let mut sponge = Sponge::new(runtime, 2, inputs.len(), 2).unwrap();
+    sponge.absorb(&inputs).unwrap();
+    let mut from_runtime = [Felt252::from_u64(0); 2];
+    sponge.squeeze(&mut from_runtime).unwrap();
+    assert_eq!(from_ct, from_runtime);
+
+    let params = hades::params::<Felt252>(3, 83);
+    let perm = |s: &[Felt252]| poseidon1_permutation(&params, s);
+    for len in [0, 1, 31, 32, 62, 63, 64, 100] {
+        let message: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+        assert_eq!(
+            ct.hash_message(&message).to_vec(),
+            message_hash_bytes(&perm, 3, &message),
+            "{len} bytes"
+        );
+        assert_eq!(
+            runtime
+                .hash_message_elements::<1>(&message)
+                .unwrap()
+                .to_vec(),
+            message_hash(&perm, 3, &message),
+            "{len} bytes"
+        );
+    }
+}
+
+proptest::proptest! {
+    /// Any message (any length up to 40, any 32-byte integers reduced mod p) hashes as
+    /// starknet-crypto hashes it, and its first two elements as `poseidon_hash` and
+    /// `poseidon_hash_single` do.
+    #[test]
+    fn any_message_hashes_as_starknet_crypto_does(
+        raw in proptest::collection::vec(proptest::prelude::any::<[u8; 32]>(), 0..40)
+    ) {
+        let msgs: Vec<Felt252> = raw.iter().map(|b| Felt252::from_be_bytes_reduced(b)).collect();
+        let their_msgs: Vec<Felt> = msgs.iter().copied().map(theirs).collect();
+        proptest::prop_assert_eq!(
+            theirs(stark252::poseidon_hash_many(&msgs)),
+            starknet_crypto::poseidon_hash_many(&their_msgs)
+        );
+        if let [x, y, ..] = msgs[..] {
+            proptest::prop_assert_eq!(
+                theirs(stark252::poseidon_hash(x, y)),
+                starknet_crypto::poseidon_hash(theirs(x), theirs(y))
+            );
+            proptest::prop_assert_eq!(
+                theirs(stark252::poseidon_hash_single(x)),
+                starknet_crypto::poseidon_hash_single(theirs(x))
+            );
+        }
+    }
+}
