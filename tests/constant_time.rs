@@ -17,9 +17,11 @@
 #![cfg(all(feature = "std", target_arch = "x86_64", target_os = "linux"))]
 
 use fast_poseidon2::instances::circom_bn254;
+use fast_poseidon2::instances::stark252;
+use fast_poseidon2::stark252::Felt252;
 use std::process::Command;
 use testkit::bench::{random_elements, random_state, rng};
-use testkit::{for_each_circom_instance, for_each_instance};
+use testkit::{for_each_circom_instance, for_each_instance, for_each_stark252_instance};
 
 /// Valgrind client requests (valgrind.h, memcheck.h): the "special instruction" preamble that
 /// valgrind recognises and a native CPU executes as no-ops (`rol` of `rdi` by 128 bits in all,
@@ -81,7 +83,8 @@ fn on_secret<E: Clone, R>(x: &[E], f: impl FnOnce(Vec<E>) -> Vec<R>) -> Vec<R> {
 
 /// The run memcheck watches: each shipped instance's permutation (both types, single states and
 /// a batch of 3 on the backend valgrind's CPU gets: portable), sponge hash,
-/// compression, Merkle root over secret leaves, and the circom Poseidon1 hashes, on secret
+/// compression, Merkle root over secret leaves, the circom Poseidon1 hashes, and the Stark252
+/// permutations and Starknet hashes, on secret
 /// states; every result equals the same call on the public input (a wrong `secret` marking or
 /// a broken run would show here).
 #[test]
@@ -147,6 +150,39 @@ fn secret_state_run() {
         }};
     }
     for_each_circom_instance!(circom);
+    macro_rules! stark {
+        ($name:ident, $t:expr, $rp:expr, $ct:expr, $cached:expr) => {{
+            let (ct, cached) = ($ct, $cached);
+            let state = random_state::<_, $t>(&mut rng);
+            let permutation = |s: Vec<_>| ct.permutation(&s.try_into().unwrap()).to_vec();
+            assert_eq!(
+                on_secret(&state, permutation),
+                permutation(state.to_vec()),
+                "{}",
+                stringify!($name)
+            );
+            let runtime = |s: Vec<_>| cached.permutation(&s).unwrap();
+            assert_eq!(
+                on_secret(&state, runtime),
+                runtime(state.to_vec()),
+                "{}",
+                stringify!($name)
+            );
+        }};
+    }
+    for_each_stark252_instance!(stark);
+    let inputs = random_elements::<Felt252>(&mut rng, 5);
+    let many = |x: Vec<Felt252>| {
+        vec![
+            stark252::poseidon_hash_many(&x),
+            stark252::poseidon_hash(x[0], x[1]),
+        ]
+    };
+    assert_eq!(
+        on_secret(&inputs, many),
+        many(inputs.clone()),
+        "Starknet hashes"
+    );
 }
 
 /// Fails on any memcheck report from `secret_state_run`, and if valgrind is missing (unless
@@ -299,6 +335,20 @@ fn fixed_vs_random_timing_of_every_instance() {
         }};
     }
     for_each_circom_instance!(time_circom);
+    macro_rules! time_stark {
+        ($name:ident, $t:expr, $rp:expr, $ct:expr, $cached:expr) => {{
+            let ct = $ct;
+            let zero = [fast_poseidon2::field::Field::ZERO_ELEMENT; $t];
+            let r = fixed_vs_random(
+                calls,
+                zero,
+                || random_state::<Felt252, $t>(&mut rng),
+                |s| ct.permute_mut(s),
+            );
+            report(format!("{} scalar", stringify!($name)), r);
+        }};
+    }
+    for_each_stark252_instance!(time_stark);
     assert!(
         worst < 10.0,
         "a path's time depends on its input: max |t| = {worst:.2}"
