@@ -15,11 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
 if [ "$what" = all ] || [ "$what" = memcheck ]; then
-    cargo test --release --all-features --test constant_time -- --exact scalar_paths_are_constant_time_under_memcheck
+    cargo test --release --all-features --test suite -- --exact constant_time::scalar_paths_are_constant_time_under_memcheck
     RUSTFLAGS="--cfg fast_poseidon2_force_portable" CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/portable" \
-        cargo test --release --all-features --test constant_time -- --exact scalar_paths_are_constant_time_under_memcheck
+        cargo test --release --all-features --test suite -- --exact constant_time::scalar_paths_are_constant_time_under_memcheck
 fi
 if [ "$what" = all ] || [ "$what" = timing ]; then
-    cargo test --release --all-features --test constant_time -- --ignored --exact \
-        fixed_vs_random_timing_of_every_instance --nocapture --test-threads=1
+    cargo test --release --all-features --test suite -- --ignored --exact \
+        constant_time::fixed_vs_random_timing_of_every_instance --nocapture --test-threads=1
 fi

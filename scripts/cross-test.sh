@@ -2,7 +2,7 @@
 # Runs tests off x86_64 (results go into VERIFICATION.md):
 # - aarch64-unknown-linux-gnu: the whole test suite (`cargo test --release --all-features`)
 #   under qemu user-mode emulation, linked with Debian's cross gcc;
-# - wasm32-wasip1: the known-answer tests (`--test known_answers`) in node's WASI runtime
+# - wasm32-wasip1: the known-answer tests (`--test suite -- known_answers::`) in node's WASI runtime
 #   (scripts/wasi-run.mjs).
 # Installs qemu-user, gcc-aarch64-linux-gnu and the rustup targets when missing.
 #
@@ -23,7 +23,7 @@ aarch64() {
 wasm() {
     rustup target add wasm32-wasip1
     CARGO_TARGET_WASM32_WASIP1_RUNNER="node scripts/wasi-run.mjs" \
-        cargo test --release --target wasm32-wasip1 --test known_answers
+        cargo test --release --target wasm32-wasip1 --test suite -- known_answers::
 }
 
 for job in "${@:-aarch64 wasm}"; do

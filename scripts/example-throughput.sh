@@ -20,4 +20,4 @@ for run in 1 2; do
     grep -E "Maximum resident set size|Percent of CPU|Elapsed" "$scratch/time.txt"
 done
 echo "=== 64 MiB in one process: streaming example vs merkle_root in memory"
-cargo test --release --features parallel --test api -- --ignored --nocapture example_merkle_root::
+cargo test --release --features parallel --test suite -- --ignored --nocapture api::example_merkle_root::

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Mutation testing with cargo-mutants over every file of src/ that has mutants, one group of
-# files at a time, each against the smallest test binaries that specify it (one rebuild of the
-# crate and of those binaries per mutant, so fewer binaries = faster). Results land in
+# files at a time, each against the tests that specify it (the integration-test binary `suite`
+# and/or the crate's unit tests `lib`, narrowed by test-name filters; one rebuild of the crate
+# and of those binaries per mutant). Results land in
 # $MUTANTS_OUT/<group>/mutants.out/ (outcomes.json, caught.txt, missed.txt, timeout.txt,
 # unviable.txt); VERIFICATION.md records the catch rate and explains every survivor.
 #
@@ -27,10 +28,9 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 # name | files (cargo-mutants --file globs, space-separated) | test binaries | crate opt-level
-# | features | test-name filters (empty: every test of the binaries). The integration-test
-# binaries group their files as modules (`tests/<binary>/<module>.rs`), so a filter `module::`
-# picks one file's tests; `tests::` picks every unit test of `lib` (they live in `mod tests`)
-# and nothing of the integration binaries. batch: its tests run the
+# | features | test-name filters (empty: every test of the binaries). The test binary `suite`
+# groups its files as modules (`tests/<module>/<file>.rs`), so a filter `file::` picks one
+# file's tests; `tests::` picks every unit test of `lib` (they live in `mod tests`). batch: its tests run the
 # SIMD kernels on 1000-state batches of 16 instances, minutes unoptimised, so its mutants run
 # against the BN254 t = 3 and Goldilocks t = 8 instances and the API tests; the thread split of
 # `run_batch` exists only with `parallel`. grain: most broken generators never finish (rejection
@@ -42,17 +42,17 @@ root=$(pwd)
 # so the scratch copy declares them with plain `#[cfg]` attributes (same condition) before the
 # run; not part of "every group".
 groups=(
-    "core|src/poseidon2/linear.rs src/poseidon2/permutation.rs src/field/mod.rs src/field/representation.rs src/params/mod.rs|math|0||small_fields:: goldilocks_field::"
-    "bytes|src/modes/bytes.rs src/error.rs|api|0||modes_bytes:: errors::"
-    "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|api|0||modes_sponge:: modes_compress::"
-    "ct|src/poseidon2/ct.rs src/poseidon2/runtime.rs|known_answers api math|0||kat:: errors:: small_fields::"
-    "grain|src/params/grain.rs|known_answers|0||reference_constants::bn254_t3_generation reference_constants::bls12_381_t4_generation reference_constants::babybear_t16"
-    "ark|src/field/ark.rs|math|0||field_ark::"
-    "montgomery|src/field/montgomery.rs src/field/mulx_adx.rs|lib math|0||tests:: field_ark::"
-    "goldilocks|src/field/goldilocks/fast.rs|math|0||goldilocks_field::"
-    "security|src/params/security/internal_matrix.rs src/params/security/round_numbers.rs|math|0||security::"
-    "batch|src/modes/batch.rs src/modes/merkle.rs src/simd/mod.rs src/simd/permutations.rs src/poseidon2/batch_cache.rs|equivalence|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
-    "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs src/field/kernel_form.rs|lib equivalence|0||simd:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8::"
+    "core|src/poseidon2/linear.rs src/poseidon2/permutation.rs src/field/mod.rs src/field/representation.rs src/params/mod.rs|suite|0||small_fields:: goldilocks_field::"
+    "bytes|src/modes/bytes.rs src/error.rs|suite|0||modes_bytes:: errors::"
+    "modes|src/modes/mod.rs src/modes/compress.rs src/modes/sponge.rs|suite|0||modes_sponge:: modes_compress::"
+    "ct|src/poseidon2/ct.rs src/poseidon2/runtime.rs|suite|0||kat:: errors:: small_fields::"
+    "grain|src/params/grain.rs|suite|0||reference_constants::bn254_t3_generation reference_constants::bls12_381_t4_generation reference_constants::babybear_t16"
+    "ark|src/field/ark.rs|suite|0||field_ark::"
+    "montgomery|src/field/montgomery.rs src/field/mulx_adx.rs|lib suite|0||tests:: field_ark::"
+    "goldilocks|src/field/goldilocks/fast.rs|suite|0||goldilocks_field::"
+    "security|src/params/security/internal_matrix.rs src/params/security/round_numbers.rs|suite|0||security::"
+    "batch|src/modes/batch.rs src/modes/merkle.rs src/simd/mod.rs src/simd/permutations.rs src/poseidon2/batch_cache.rs|suite|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
+    "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs src/field/kernel_form.rs|lib suite|0||simd:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8::"
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -15,10 +15,10 @@ section "unit, known-answer, reference, differential and error tests (all featur
 cargo test --release --all-features
 
 section "exhaustive small-field checks, including GF(257)^3"
-cargo test --release --test math -- small_fields:: --include-ignored
+cargo test --release --test suite -- math::small_fields:: --include-ignored
 
 section "property tests with ${PROPERTY_CASES:=1000} cases each"
-PROPERTY_CASES="$PROPERTY_CASES" cargo test --release --test equivalence -- properties::
+PROPERTY_CASES="$PROPERTY_CASES" cargo test --release --test suite -- equivalence::properties::
 
 section "fuzzing, ${FUZZ_SECONDS:=60} s per target"
 scripts/fuzz.sh "$FUZZ_SECONDS"

@@ -10,18 +10,13 @@
 //!   the message hash and the sponge;
 //! - `example_merkle_root`: the example's root against the reference implementation.
 
-use testkit::for_each_instance;
-
-// One inline module named after the binary, so that its files live in `tests/api/`.
-mod api {
-    mod adapters_arkworks;
-    mod adapters_rs_merkle;
-    mod ark_names;
-    mod circom_bytes;
-    mod errors;
-    mod example_merkle_root;
-    mod modes_bytes;
-    mod modes_compress;
-    mod modes_message;
-    mod modes_sponge;
-}
+mod adapters_arkworks;
+mod adapters_rs_merkle;
+mod ark_names;
+mod circom_bytes;
+mod errors;
+mod example_merkle_root;
+mod modes_bytes;
+mod modes_compress;
+mod modes_message;
+mod modes_sponge;

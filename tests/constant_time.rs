@@ -200,7 +200,7 @@ fn scalar_paths_are_constant_time_under_memcheck() {
         .args([
             "--ignored",
             "--exact",
-            "secret_state_run",
+            "constant_time::secret_state_run",
             "--test-threads=1",
             "--nocapture",
         ])

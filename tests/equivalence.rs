@@ -10,12 +10,9 @@
 //!   permutation (partial S-box on the last element), batches and modes;
 //! - `batch`: every batch backend this CPU runs against the scalar permutation.
 
-// One inline module named after the binary, so that its files live in `tests/equivalence/`.
-mod equivalence {
-    mod batch;
-    mod poseidon1;
-    mod properties;
-    mod stark252;
-    mod textbook_agreement;
-    mod zkhash_differential;
-}
+mod batch;
+mod poseidon1;
+mod properties;
+mod stark252;
+mod textbook_agreement;
+mod zkhash_differential;

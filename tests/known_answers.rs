@@ -10,12 +10,9 @@
 //!   5, 9, cairo-lang's hash answers, and the baked Stark tables do not drift;
 //! - `reference_constants`: the Grain LFSR regenerates the reference's constants.
 
-// One inline module named after the binary, so that its files live in `tests/known_answers/`.
-mod known_answers {
-    mod circom_poseidon1;
-    mod frozen_kats;
-    mod kat;
-    mod noir_bn254_t4;
-    mod reference_constants;
-    mod stark252_poseidon;
-}
+mod circom_poseidon1;
+mod frozen_kats;
+mod kat;
+mod noir_bn254_t4;
+mod reference_constants;
+mod stark252_poseidon;

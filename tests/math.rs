@@ -10,14 +10,11 @@
 //! - `op_counts`: exact operation counts of one permutation call (Poseidon2, and the optimized
 //!   Poseidon1 schedule against the dense one).
 
-// One inline module named after the binary, so that its files live in `tests/math/`.
-mod math {
-    mod field_ark;
-    mod goldilocks_field;
-    mod goldilocks_instances;
-    mod mds_security;
-    mod op_counts;
-    mod security;
-    mod small_fields;
-    mod stark252_field;
-}
+mod field_ark;
+mod goldilocks_field;
+mod goldilocks_instances;
+mod mds_security;
+mod op_counts;
+mod security;
+mod small_fields;
+mod stark252_field;

@@ -7,7 +7,6 @@
 #![cfg(feature = "std")]
 
 use testkit as common;
-use testkit::for_each_instance;
 
 use common::convert;
 use fast_poseidon2::field::PrimeField;
@@ -244,7 +243,7 @@ macro_rules! no_alloc_tests {
 /// Per instance: neither `ct::tN()` nor any entry point of the allocation-free API allocates.
 mod allocation_free_paths_allocate_nothing {
     use super::*;
-    crate::for_each_instance!(no_alloc_tests);
+    testkit::for_each_instance!(no_alloc_tests);
 }
 
 /// Construction cost of the BN254 `ct::t3()`, `ct::t12()` and BLS12-381 `ct::t8()`

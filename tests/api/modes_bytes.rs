@@ -427,7 +427,7 @@ fn check_le_be_reversal_for<F: PrimeField + LinearLayers>(
     check_le_be_reversal::<F>(call, seeds);
 }
 
-crate::for_each_instance!(byte_tests);
+testkit::for_each_instance!(byte_tests);
 
 /// Cases 1-11 on every BN254 instance and cases 14-18 on every Goldilocks instance, on both
 /// paths (BLS12-381 has no literal cases: its byte rules are the properties').
@@ -450,5 +450,5 @@ fn the_literal_cases_give_the_stated_results_on_both_paths_and_every_width() {
             run_cases(perm, &|e, i| ct.hashv_bytes(e, i), cases);
         };
     }
-    crate::for_each_instance!(run);
+    testkit::for_each_instance!(run);
 }

@@ -188,8 +188,8 @@ macro_rules! compress_tests {
 /// wrong counts are errors.
 mod compress_is_perm_of_inputs_and_zero_and_rejects_other_counts {
     use super::*;
-    crate::for_each_instance!(compress_tests, bn254);
-    crate::for_each_instance!(compress_tests, bls12_381);
+    testkit::for_each_instance!(compress_tests, bn254);
+    testkit::for_each_instance!(compress_tests, bls12_381);
 }
 
 /// On one Goldilocks instance: `compress_digests` of two 4-element digests is
@@ -239,7 +239,7 @@ fn goldilocks_compress_digests_is_the_truncated_permutation_on_every_width() {
             check_compress_digests(&$ct, $flexible);
         };
     }
-    crate::for_each_instance!(check, goldilocks);
+    testkit::for_each_instance!(check, goldilocks);
 }
 
 #[cfg(feature = "bn254")]

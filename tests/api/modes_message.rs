@@ -99,7 +99,7 @@ macro_rules! message_tests {
     };
 }
 
-crate::for_each_instance!(message_tests);
+testkit::for_each_instance!(message_tests);
 
 #[cfg(feature = "bn254")]
 mod circom {

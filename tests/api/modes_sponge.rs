@@ -356,7 +356,7 @@ macro_rules! sponge_tests {
     };
 }
 
-crate::for_each_instance!(sponge_tests);
+testkit::for_each_instance!(sponge_tests);
 
 /// Goldilocks: the rate leaving 3 capacity elements (192 bits) is refused on both types, also
 /// through the const-generic `hash::<RATE, OUT>`; rate `t - 4` (Plonky2's and Miden's rate 8 at

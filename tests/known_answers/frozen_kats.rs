@@ -53,7 +53,7 @@ fn freeze<F: PrimeField + LinearLayers>(id: &str, t: usize, d: u64, rf: usize, r
 fn write_frozen_kats_file() {
     let file = json!({
         "description": "Permutation known answers for the fast-poseidon2 instances the Horizen Labs reference does not ship. Computed once by fast-poseidon2 (constants from its Grain LFSR, Poseidon2Params::generate; output of the runtime-width path) and frozen; checked by tests/known_answers/kat.rs on both paths and against the textbook dense-matrix permutation.",
-        "command": "cargo test --release --test known_answers -- --ignored write_frozen_kats_file",
+        "command": "cargo test --release --test suite -- --ignored known_answers::write_frozen_kats_file",
         "date": today_utc(),
         "encoding": "0x-prefixed big-endian hex of the canonical integer, 2 * ceil(bits / 8) digits",
         "input_rule": "state[i] = i for i in 0..t",
@@ -178,7 +178,7 @@ fn write_modes_kats_file() {
         .collect();
     let file = json!({
         "description": "Mode outputs frozen when the 128-bit rule (capacity and digest of ceil(248 / MODULUS_BITS) elements) was introduced: byte API, sponge, Merkle root and count-bound Merkle root of fast-poseidon2's shipped instances, computed once by this crate on the const-generic path and checked by tests/known_answers/frozen_kats.rs on both paths. Elements: 0x-prefixed big-endian hex of the canonical integer; byte-API digests: hex of the 32 output bytes.",
-        "command": "cargo test --release --test known_answers -- --ignored write_modes_kats_file",
+        "command": "cargo test --release --test suite -- --ignored known_answers::write_modes_kats_file",
         "date": today_utc(),
         "instances": instances,
     });
