@@ -1,12 +1,15 @@
 //! Fast paths against the textbook ([`crate::textbook`]), as panicking assertions shared by the
-//! property tests (`tests/equivalence/properties.rs`), Miri (`tests/miri.rs`) and the fuzz
-//! targets (`fuzz/`).
+//! property tests (`tests/equivalence/properties.rs`), the Poseidon1 equivalence tests
+//! (`tests/equivalence/{poseidon1,stark252}.rs`), Miri (`tests/miri.rs`) and the fuzz targets
+//! (`fuzz/`).
 
 use crate::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::modes::Sponge;
+use fast_poseidon2::poseidon1::ct::Poseidon1Ct;
+use fast_poseidon2::poseidon1::{Poseidon1, Poseidon1Params};
 use fast_poseidon2::{Endianness, MAX_BYTE_INPUTS, Poseidon2};
 
 /// The ct permutation (over `C`), the runtime permutation (over `A`: the same field in another
@@ -319,5 +322,45 @@ where
         1 => builder.finish::<1>().ok().map(|r| r.to_vec()),
         4 => builder.finish::<4>().ok().map(|r| r.to_vec()),
         d => panic!("no test shape for digests of {d} elements"),
+    }
+}
+
+/// Every Poseidon1 path against the dense textbook permutation of `params`
+/// ([`textbook::poseidon1_permutation`]) on `count` random states drawn from `seed`: the shipped
+/// const instance `ct`, a const instance built by `Poseidon1Ct::from_params(params)`, a runtime
+/// permutation built by `Poseidon1::new(params)` and the shipped cached one, `cached`.
+pub fn assert_poseidon1_paths<
+    F: PrimeField,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    params: &Poseidon1Params<F>,
+    ct: &Poseidon1Ct<F, T, RF, RP, D>,
+    cached: &Poseidon1<F>,
+    seed: u64,
+    count: usize,
+) {
+    let from_params = Poseidon1Ct::<F, T, RF, RP, D>::from_params(params).expect("shape");
+    let runtime = Poseidon1::new(params).expect("schedule");
+    for state in crate::random_states::<F, T>(seed, count) {
+        let expected = textbook::poseidon1_permutation(params, &state);
+        assert_eq!(ct.permutation(&state).to_vec(), expected, "t = {T}: ct");
+        assert_eq!(
+            from_params.permutation(&state).to_vec(),
+            expected,
+            "t = {T}: from_params"
+        );
+        assert_eq!(
+            runtime.permutation(&state).unwrap(),
+            expected,
+            "t = {T}: runtime"
+        );
+        assert_eq!(
+            cached.permutation(&state).unwrap(),
+            expected,
+            "t = {T}: cached"
+        );
     }
 }

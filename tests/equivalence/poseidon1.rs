@@ -10,7 +10,8 @@ use fast_poseidon2::instances::circom_bn254::{self, ROUNDS_P};
 use fast_poseidon2::poseidon1::{Poseidon1, Poseidon1Params};
 use light_poseidon::{Poseidon, PoseidonBytesHasher, PoseidonHasher};
 use rand::{Rng, SeedableRng};
-use testkit::textbook::{circom_hash, poseidon1_permutation};
+use testkit::differential::assert_poseidon1_paths;
+use testkit::textbook::circom_hash;
 
 fn params(t: usize) -> Poseidon1Params<Fr> {
     Poseidon1Params::generate(t, 5, 8, ROUNDS_P[t - 2]).expect("generate")
@@ -26,35 +27,7 @@ fn random_elements(rng: &mut rand::rngs::StdRng, n: usize) -> Vec<Fr> {
 fn optimized_schedule_equals_dense_textbook_for_every_shipped_width() {
     macro_rules! check {
         ($name:ident, $t:literal, $rp:literal, $ct:path, $cached:expr) => {
-            let params = params($t);
-            let runtime = Poseidon1::new(&params).expect("schedule");
-            let from_params =
-                fast_poseidon2::poseidon1::ct::Poseidon1Ct::<Fr, $t, 8, $rp, 5>::from_params(
-                    &params,
-                )
-                .expect("shape");
-            for state in testkit::random_states::<Fr, $t>($t, 8) {
-                let expected = poseidon1_permutation(&params, &state);
-                assert_eq!($ct.permutation(&state).to_vec(), expected, "t = {}: ct", $t);
-                assert_eq!(
-                    from_params.permutation(&state).to_vec(),
-                    expected,
-                    "t = {}: from_params",
-                    $t
-                );
-                assert_eq!(
-                    runtime.permutation(&state).unwrap(),
-                    expected,
-                    "t = {}: runtime",
-                    $t
-                );
-                assert_eq!(
-                    $cached.permutation(&state).unwrap(),
-                    expected,
-                    "t = {}: cached",
-                    $t
-                );
-            }
+            assert_poseidon1_paths(&params($t), &$ct, $cached, $t, 8);
         };
     }
     testkit::for_each_circom_instance!(check);

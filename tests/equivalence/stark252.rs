@@ -7,10 +7,10 @@
 
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::instances::stark252;
-use fast_poseidon2::poseidon1::Poseidon1;
 use fast_poseidon2::stark252::Felt252;
 use rand::{Rng, SeedableRng};
 use starknet_crypto::Felt;
+use testkit::differential::assert_poseidon1_paths;
 use testkit::hades;
 use testkit::textbook::poseidon1_permutation;
 
@@ -78,24 +78,7 @@ fn optimized_schedule_equals_dense_textbook_for_every_shipped_width() {
     macro_rules! check {
         ($name:ident, $t:literal, $rp:literal, $ct:path, $cached:expr) => {
             let params = hades::params::<Felt252>($t, $rp);
-            let runtime = Poseidon1::new(&params).expect("schedule");
-            let from_params =
-                fast_poseidon2::poseidon1::ct::Poseidon1Ct::<Felt252, $t, 8, $rp, 3>::from_params(
-                    &params,
-                )
-                .expect("shape");
-            for state in testkit::random_states::<Felt252, $t>($t, 8) {
-                let expected = poseidon1_permutation(&params, &state);
-                assert_eq!($ct.permutation(&state).to_vec(), expected, "t = {}: ct", $t);
-                assert_eq!(
-                    from_params.permutation(&state).to_vec(),
-                    expected,
-                    "t = {}: from_params",
-                    $t
-                );
-                assert_eq!(runtime.permutation(&state).unwrap(), expected, "t = {}", $t);
-                assert_eq!($cached.permutation(&state).unwrap(), expected, "t = {}", $t);
-            }
+            assert_poseidon1_paths(&params, &$ct, $cached, $t, 8);
         };
     }
     testkit::for_each_stark252_instance!(check);
