@@ -24,9 +24,9 @@ done
 step() { printf -- '--- %s\n' "$*"; "$@"; }
 
 step cargo "+$msrv" check --lib --tests --examples --all-features
-for field in bn254 bls12-381 goldilocks stark252; do
+for field in bn254 bls12-381 goldilocks stark252 babybear koalabear; do
     step cargo build --target wasm32-unknown-unknown --no-default-features --features "alloc,$field"
 done
 step cargo check --target wasm32-unknown-unknown
-step cargo build --target thumbv7em-none-eabi --no-default-features --features bn254,bls12-381,goldilocks,stark252
+step cargo build --target thumbv7em-none-eabi --no-default-features --features bn254,bls12-381,goldilocks,stark252,babybear,koalabear
 step cargo check --target aarch64-unknown-linux-gnu --all-features

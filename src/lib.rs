@@ -64,7 +64,9 @@
 //!   SIMD batch backend; implies `alloc`.
 //! - `parallel`: batches split across threads with rayon; implies `std`.
 //! - `alloc`: [`Poseidon2`], [`Poseidon2Params`] and generation.
-//! - `bn254`, `bls12-381`, `goldilocks` (default): the shipped instances of each field.
+//! - `bn254`, `bls12-381`, `goldilocks`, `babybear`, `koalabear` (default): the shipped
+//!   instances of each field (`instances::plonky3` holds Plonky3's, each behind its field's
+//!   feature).
 //! - `stark252` (default): Starknet's Poseidon over the Stark field ([`stark252::Felt252`]),
 //!   `instances::stark252` (StarkWare's t = 3, 4, 5, 9 permutations and starknet-crypto's hash
 //!   functions).
@@ -115,16 +117,18 @@ mod simd;
 
 // The public paths of the first releases (the README and crate docs use them).
 pub use error::Error;
+pub use field::babybear;
 pub use field::goldilocks;
+pub use field::koalabear;
 pub use field::stark252;
 pub use modes::bytes;
 pub use modes::bytes::{Endianness, MAX_BYTE_INPUTS};
 #[cfg(feature = "alloc")]
 pub use modes::merkle;
-pub use params::MAX_WIDTH;
 #[cfg(feature = "alloc")]
 pub use params::Poseidon2Params;
 pub use params::security;
+pub use params::{ExternalMatrix, MAX_WIDTH};
 #[cfg(feature = "alloc")]
 pub use poseidon2::Poseidon2;
 pub use poseidon2::batch_cache::BatchBackend;

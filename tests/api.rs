@@ -7,7 +7,7 @@
 //! - `circom_bytes`: the circom BN254 Poseidon1 byte and field APIs (the shared byte-API cases);
 //! - `errors`: each `Error` variant from the call that documents it;
 //! - `modes_bytes`, `modes_compress`, `modes_message`, `modes_sponge`: the byte API, compression,
-//!   the message hash and the sponge;
+//!   the message hash and the sponge; `modes_monty31`: the modes on BabyBear and KoalaBear;
 //! - `example_merkle_root`: the example's root against the reference implementation.
 
 mod adapters_arkworks;
@@ -19,4 +19,5 @@ mod example_merkle_root;
 mod modes_bytes;
 mod modes_compress;
 mod modes_message;
+mod modes_monty31;
 mod modes_sponge;

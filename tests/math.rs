@@ -2,6 +2,7 @@
 //!
 //! - `field_ark`, `goldilocks_field`: the field implementations against ark-ff and `u128`;
 //! - `stark252_field`: the Stark field against a bigint reference and ark-ff;
+//! - `monty31_field`: BabyBear and KoalaBear against `u64` arithmetic;
 //! - `goldilocks_instances`: the Goldilocks instances' parameters;
 //! - `small_fields`: permutations over fields small enough to enumerate;
 //! - `security`: round numbers and the internal-matrix check;
@@ -14,6 +15,7 @@ mod field_ark;
 mod goldilocks_field;
 mod goldilocks_instances;
 mod mds_security;
+mod monty31_field;
 mod op_counts;
 mod security;
 mod small_fields;

@@ -12,16 +12,22 @@
 //!   hooks; every item defaulted, so another crate's field writes an empty impl).
 //!
 //! Implementations: every ark-ff 0.6 prime field `Fp<P, N>` ([`ark`] module), and the
-//! Goldilocks field's two types ([`goldilocks`], also at `fast_poseidon2::goldilocks`), and the
-//! Stark field [`stark252::Felt252`] (an ark-ff field, also at `fast_poseidon2::stark252`).
+//! Goldilocks field's two types ([`goldilocks`], also at `fast_poseidon2::goldilocks`), the
+//! Stark field [`stark252::Felt252`] (an ark-ff field, also at `fast_poseidon2::stark252`), and
+//! the 31-bit Montgomery fields [`babybear::BabyBear`] and [`koalabear::KoalaBear`] (one
+//! implementation, [`monty31::Monty31`]; also at `fast_poseidon2::babybear` and
+//! `fast_poseidon2::koalabear`).
 
 pub mod ark;
+pub mod babybear;
 pub mod goldilocks;
 // What the SIMD batch kernels read of a field (its data per kernel family, round constants in
 // kernel form): compiled where the kernels are.
 #[cfg(fast_poseidon2_simd)]
 pub(crate) mod kernel_form;
+pub mod koalabear;
 pub(crate) mod montgomery;
+pub mod monty31;
 mod representation;
 pub mod stark252;
 // The field layer's one module allowed `unsafe`: the MULX/ADX products and the assembly

@@ -40,6 +40,21 @@ impl PartialSbox {
     }
 }
 
+/// The 4x4 block `M4` of the external matrix `M_E` (t >= 4: `2·M4` on the diagonal blocks,
+/// `M4` elsewhere; paper section 5.1 leaves the block to the implementation). Widths 2 and 3
+/// have the fixed `circ(2, 1)`, `circ(2, 1, 1)` whatever this says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ExternalMatrix {
+    /// `M4 = [[5,7,1,3],[4,6,1,1],[1,3,5,7],[1,1,4,6]]`: the paper's (section 5.1) and the
+    /// Horizen Labs reference's `matmul_m4`.
+    #[default]
+    HorizenLabs,
+    /// `M4 = circ(2, 3, 1, 1) = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]]`: Plonky3's `MDSMat4`
+    /// (`poseidon2/src/external.rs`, `apply_mat4`), used with the same block layout at every
+    /// width `t = 4k` by Plonky3's `default_*_poseidon2_*` permutations and SP1's.
+    Plonky3,
+}
+
 /// The largest `R_F` or `R_P` (the Grain register holds each in 10 bits).
 pub const MAX_ROUNDS: usize = 1023;
 
@@ -171,6 +186,7 @@ pub struct Poseidon2Params<F> {
     pub(crate) external_round_constants: Vec<F>,
     pub(crate) internal_round_constants: Vec<F>,
     pub(crate) internal_diagonal_minus_one: Vec<F>,
+    pub(crate) external_matrix: ExternalMatrix,
 }
 
 #[cfg(feature = "alloc")]
@@ -266,7 +282,20 @@ impl<F: Field> Poseidon2Params<F> {
             external_round_constants,
             internal_round_constants,
             internal_diagonal_minus_one,
+            external_matrix: ExternalMatrix::HorizenLabs,
         })
+    }
+
+    /// The same parameters with the external matrix's block `M4` set to `external_matrix`
+    /// ([`ExternalMatrix::HorizenLabs`] unless changed; widths 2 and 3 ignore it).
+    pub fn with_external_matrix(mut self, external_matrix: ExternalMatrix) -> Self {
+        self.external_matrix = external_matrix;
+        self
+    }
+
+    /// The external matrix's block `M4`.
+    pub fn external_matrix(&self) -> ExternalMatrix {
+        self.external_matrix
     }
 
     /// The width `t` (state length).

@@ -7,6 +7,7 @@
 use crate::field::Field;
 #[cfg(fast_poseidon2_simd)]
 use crate::field::kernel_form;
+use crate::params::ExternalMatrix;
 use crate::poseidon2::permutation::RoundConstants;
 
 /// The code path that runs a batch permutation (see [`crate::batch_backend`]).
@@ -122,6 +123,7 @@ pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
     external: [[Word; T]; RF],
     internal: [Word; RP],
     diag_m1: [Word; T],
+    external_matrix: ExternalMatrix,
 }
 
 impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF, RP> {
@@ -133,6 +135,7 @@ impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF
             }),
             internal: core::array::from_fn(|r| word(rc.internal[r])),
             diag_m1: core::array::from_fn(|i| word(rc.diag_m1[i])),
+            external_matrix: rc.external_matrix,
         }
     }
     fn view(&self) -> RoundConstants<'_, Word> {
@@ -140,6 +143,7 @@ impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF
             external: self.external.as_flattened(),
             internal: &self.internal,
             diag_m1: &self.diag_m1,
+            external_matrix: self.external_matrix,
         }
     }
 }
@@ -151,6 +155,7 @@ pub(crate) struct VecTables {
     external: alloc::vec::Vec<Word>,
     internal: alloc::vec::Vec<Word>,
     diag_m1: alloc::vec::Vec<Word>,
+    external_matrix: ExternalMatrix,
 }
 
 #[cfg(feature = "alloc")]
@@ -162,6 +167,7 @@ impl Tables for VecTables {
             external: convert(rc.external),
             internal: convert(rc.internal),
             diag_m1: convert(rc.diag_m1),
+            external_matrix: rc.external_matrix,
         }
     }
     fn view(&self) -> RoundConstants<'_, Word> {
@@ -169,6 +175,7 @@ impl Tables for VecTables {
             external: &self.external,
             internal: &self.internal,
             diag_m1: &self.diag_m1,
+            external_matrix: self.external_matrix,
         }
     }
 }

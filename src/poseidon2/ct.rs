@@ -2,7 +2,7 @@
 //! `[F; T]` on the stack, constants live in fixed-size arrays, and nothing allocates.
 
 use crate::field::Field;
-use crate::params::check_shape;
+use crate::params::{ExternalMatrix, check_shape};
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::{RoundConstants, permute};
 
@@ -35,6 +35,8 @@ pub struct Poseidon2Ct<F, const T: usize, const RF: usize, const RP: usize, cons
     internal: [F; RP],
     /// `mu_i - 1` for the internal matrix.
     diag_m1: [F; T],
+    /// The external matrix's block `M4`.
+    external_matrix: ExternalMatrix,
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -62,7 +64,20 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             external,
             internal,
             diag_m1,
+            external_matrix: ExternalMatrix::HorizenLabs,
         }
+    }
+
+    /// The same permutation with the external matrix's block `M4` set to `external_matrix`
+    /// ([`ExternalMatrix::HorizenLabs`] unless changed; widths 2 and 3 ignore it).
+    pub const fn with_external_matrix(mut self, external_matrix: ExternalMatrix) -> Self {
+        self.external_matrix = external_matrix;
+        self
+    }
+
+    /// The external matrix's block `M4`.
+    pub const fn external_matrix(&self) -> ExternalMatrix {
+        self.external_matrix
     }
 
     /// Builds the permutation from runtime parameters whose shape must equal `(T, RF, RP, D)`.
@@ -84,7 +99,8 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         let external = core::array::from_fn(|r| core::array::from_fn(|i| ext[r * T + i]));
         let internal = core::array::from_fn(|r| params.internal_round_constants()[r]);
         let diag_m1 = core::array::from_fn(|i| params.internal_diagonal_minus_one()[i]);
-        Ok(Self::from_constants(external, internal, diag_m1))
+        Ok(Self::from_constants(external, internal, diag_m1)
+            .with_external_matrix(params.external_matrix()))
     }
 
     /// The runtime-width parameters of this permutation.
@@ -98,6 +114,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             external_round_constants: self.external.as_flattened().to_vec(),
             internal_round_constants: self.internal.to_vec(),
             internal_diagonal_minus_one: self.diag_m1.to_vec(),
+            external_matrix: self.external_matrix,
         }
     }
 
@@ -112,6 +129,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             external: self.external.as_flattened(),
             internal: &self.internal,
             diag_m1: &self.diag_m1,
+            external_matrix: self.external_matrix,
         }
     }
 }

@@ -3,9 +3,14 @@
 //!
 //! External layer `M_E`:
 //! - t = 2: circ(2, 1); t = 3: circ(2, 1, 1), i.e. `y_i = x_i + sum(x)`;
-//! - t = 4: `M4 = [[5,7,1,3],[4,6,1,1],[1,3,5,7],[1,1,4,6]]`;
+//! - t = 4: `M4`, the paper's `[[5,7,1,3],[4,6,1,1],[1,3,5,7],[1,1,4,6]]` or Plonky3's
+//!   `circ(2, 3, 1, 1)`, as the instance's [`ExternalMatrix`] says;
 //! - t = 4k >= 8: the block matrix with `2·M4` on the diagonal blocks and `M4` elsewhere, computed
 //!   as `M4` on each block of four followed by `y_i += sum_k (M4 x)_{4k + (i mod 4)}`.
+//!
+//! (Plonky3 uses `M4` alone at t = 4 only for the paper's block; with its own block it uses
+//! the block layout, `2·M4`, at t = 4 too. The crate ships no t = 4 instance with Plonky3's
+//! block, and applies `M4` alone at t = 4 for both.)
 //!
 //! Internal layer `M_I = J + diag(m)` with `m = mu - 1`: `y_i = m_i x_i + sum(x)`.
 //! For t = 2 and t = 3 the fixed matrices `[[2,1],[1,3]]` and `[[2,1,1],[1,2,1],[1,1,3]]` are
@@ -34,7 +39,9 @@ use crate::MAX_WIDTH;
 use crate::field::ark::{Fast4, from_limbs, to_limbs};
 use crate::field::goldilocks::GoldilocksFast;
 use crate::field::goldilocks::fast::reduce128;
+use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::field::{Field, montgomery};
+use crate::params::ExternalMatrix;
 use ark_ff::{Fp, MontBackend, MontConfig};
 
 /// What the external layer and the fixed t = 2, 3 internal layers need: addition and doubling.
@@ -118,14 +125,14 @@ impl<F: Field> DiagonalOps for F {
 /// [`DiagonalOps`], are bounds of the methods rather than supertraits, so that a bound
 /// `F: Field + LinearLayers` does not put a second `add` beside [`Field::add`].)
 pub trait LinearLayers<C = Self>: Copy {
-    /// The external matrix `M_E` applied to `state` in place (shapes and length behaviour as
-    /// in [`external_layer`], which is the default).
+    /// The external matrix `M_E` with block `m4` applied to `state` in place (shapes and length
+    /// behaviour as in [`external_layer`], which is the default).
     #[inline(always)]
-    fn external_layer(state: &mut [Self])
+    fn external_layer(state: &mut [Self], m4: ExternalMatrix)
     where
         Self: LinearOps,
     {
-        external_layer(state);
+        external_layer(state, m4);
     }
 
     /// The internal matrix `J + diag(diag_m1)` applied to `state` in place (shapes and length
@@ -156,12 +163,12 @@ pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
     state[0].linear_add(acc)
 }
 
-/// `M4 · x` for one block of four, in 8 additions and 6 doublings.
+/// The paper's `M4 · x` for one block of four, in 8 additions and 6 doublings.
 ///
 /// With `a = x0 + x1`, `b = x2 + x3`, `c = 2 x1 + b`, `e = 2 x3 + a`:
 /// row 1 = `4a + c`, row 3 = `4b + e`, row 0 = `e + row 1`, row 2 = `c + row 3`.
 #[inline(always)]
-fn m4<A: LinearOps>(x: &mut [A]) {
+fn m4_horizen_labs<A: LinearOps>(x: &mut [A]) {
     let a = x[0].linear_add(x[1]);
     let b = x[2].linear_add(x[3]);
     let c = x[1].linear_double().linear_add(b);
@@ -174,14 +181,43 @@ fn m4<A: LinearOps>(x: &mut [A]) {
     x[3] = row3;
 }
 
-/// Applies the external matrix `M_E` to `state` in place.
+/// Plonky3's `M4 = circ(2, 3, 1, 1)` times `x` for one block of four, in 9 additions and 2
+/// doublings.
+///
+/// With `a = x0 + x1`, `b = x2 + x3`, `s = a + b`, `u = s + x1`, `v = s + x3`:
+/// row 0 = `u + a`, row 1 = `u + 2 x2`, row 2 = `v + b`, row 3 = `v + 2 x0`.
+#[inline(always)]
+fn m4_plonky3<A: LinearOps>(x: &mut [A]) {
+    let a = x[0].linear_add(x[1]);
+    let b = x[2].linear_add(x[3]);
+    let s = a.linear_add(b);
+    let u = s.linear_add(x[1]);
+    let v = s.linear_add(x[3]);
+    let row1 = u.linear_add(x[2].linear_double());
+    let row3 = v.linear_add(x[0].linear_double());
+    x[0] = u.linear_add(a);
+    x[1] = row1;
+    x[2] = v.linear_add(b);
+    x[3] = row3;
+}
+
+/// Applies the external matrix `M_E` with block `m4` to `state` in place.
 ///
 /// `state.len()` is the width `t` and should be 2, 3 or a multiple of 4 (instances validate it).
 /// Any other length does not panic: fewer than two elements are left as they are, and a
 /// remainder of fewer than four elements past the last block of four is left out of the block
-/// sums, which is not a Poseidon2 layer.
+/// sums, which is not a Poseidon2 layer. Widths 2 and 3 ignore `m4`.
 #[inline(always)]
-pub fn external_layer<A: LinearOps>(state: &mut [A]) {
+pub fn external_layer<A: LinearOps>(state: &mut [A], m4: ExternalMatrix) {
+    match m4 {
+        ExternalMatrix::HorizenLabs => external_layer_with(state, m4_horizen_labs),
+        ExternalMatrix::Plonky3 => external_layer_with(state, m4_plonky3),
+    }
+}
+
+/// [`external_layer`] with the block product `m4` (a function item: one copy per block).
+#[inline(always)]
+fn external_layer_with<A: LinearOps>(state: &mut [A], m4: fn(&mut [A])) {
     match state.len() {
         0 | 1 => {}
         2 | 3 => {
@@ -284,22 +320,27 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
     }
 }
 
+/// The 31-bit Montgomery fields (BabyBear, KoalaBear): the generic layers (the diagonal
+/// products are Montgomery multiplications).
+impl<P: Monty31Modulus> LinearLayers for Monty31<P> {}
+
 /// `GoldilocksFast`: both layers overridden: `u64` words are lazily reduced, so sums and products are
 /// accumulated in `u128` and reduced once per output, where the generic layers would reduce
 /// after every addition.
 impl LinearLayers for GoldilocksFast {
     /// The generic layer run on unreduced `u128` lanes, one reduction per output.
     ///
-    /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum 16, so block outputs are
-    /// `< 2^68`, column sums over at most `MAX_WIDTH / 4 = 8` blocks `< 2^71`, outputs `< 2^72`.
+    /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum at most 16 (7 for
+    /// Plonky3's), so block outputs are `< 2^68`, column sums over at most `MAX_WIDTH / 4 = 8`
+    /// blocks `< 2^71`, outputs `< 2^72`.
     #[inline(always)]
-    fn external_layer(state: &mut [Self]) {
+    fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
         let mut wide = [0u128; MAX_WIDTH];
         let wide = &mut wide[..state.len().min(MAX_WIDTH)];
         for (w, x) in wide.iter_mut().zip(state.iter()) {
             *w = u128::from(x.0);
         }
-        external_layer(wide);
+        external_layer(wide, m4);
         for (x, &w) in state.iter_mut().zip(wide.iter()) {
             x.0 = reduce128(w);
         }

@@ -7,6 +7,7 @@
 //! full rounds.
 
 use crate::field::Field;
+use crate::params::ExternalMatrix;
 use crate::poseidon2::linear::{DiagonalOps, LinearLayers};
 
 /// What the round driver does to state elements beyond the linear layers ([`LinearLayers`],
@@ -39,18 +40,20 @@ pub(crate) struct RoundConstants<'a, F> {
     pub internal: &'a [F],
     /// `mu_i - 1` for the internal matrix, `t` entries.
     pub diag_m1: &'a [F],
+    /// The external matrix's block `M4`.
+    pub external_matrix: ExternalMatrix,
 }
 
 /// One full (external) round: add constants, S-box on every element, `M_E`.
 #[inline(always)]
-fn full_round<A, const D: u64>(state: &mut [A], constants: &[A::Constant])
+fn full_round<A, const D: u64>(state: &mut [A], constants: &[A::Constant], m4: ExternalMatrix)
 where
     A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
 {
     for (x, &c) in state.iter_mut().zip(constants) {
         *x = x.add_sbox::<D>(c);
     }
-    A::external_layer(state);
+    A::external_layer(state, m4);
 }
 
 /// Permutes `state` in place. `state.len()` is the width `t`; the caller guarantees that the
@@ -62,15 +65,16 @@ where
 {
     let t = state.len();
     let (first, last) = rc.external.split_at(rc.external.len() / 2);
-    A::external_layer(state);
+    let m4 = rc.external_matrix;
+    A::external_layer(state, m4);
     for constants in first.chunks_exact(t) {
-        full_round::<A, D>(state, constants);
+        full_round::<A, D>(state, constants, m4);
     }
     for &c in rc.internal {
         state[0] = state[0].add_sbox::<D>(c);
         A::internal_layer(state, rc.diag_m1);
     }
     for constants in last.chunks_exact(t) {
-        full_round::<A, D>(state, constants);
+        full_round::<A, D>(state, constants, m4);
     }
 }

@@ -115,6 +115,7 @@ impl<F: Field> Poseidon2<F> {
             external: &self.params.external_round_constants,
             internal: &self.params.internal_round_constants,
             diag_m1: &self.params.internal_diagonal_minus_one,
+            external_matrix: self.params.external_matrix,
         }
     }
 }

@@ -291,7 +291,7 @@ pub fn assert_batch_agrees<
     }
 }
 
-/// `merkle_root_digests` over flat `D`-element leaves (`D` = 1 or 4, the shipped fields'),
+/// `merkle_root_digests` over flat `D`-element leaves (`D` = 1, 4 or 8, the shipped fields'),
 /// as a vector; `None` on any error.
 pub fn merkle_root_digests<A: PrimeField + LinearLayers>(
     perm: &Poseidon2<A>,
@@ -306,11 +306,15 @@ pub fn merkle_root_digests<A: PrimeField + LinearLayers>(
             .merkle_root_digests::<4>(leaves.as_chunks().0)
             .ok()
             .map(|r| r.to_vec()),
+        8 => perm
+            .merkle_root_digests::<8>(leaves.as_chunks().0)
+            .ok()
+            .map(|r| r.to_vec()),
         d => panic!("no test shape for digests of {d} elements"),
     }
 }
 
-/// A builder's root as a vector (`D` = 1 or 4); `None` on any error.
+/// A builder's root as a vector (`D` = 1, 4 or 8); `None` on any error.
 pub fn builder_root<P>(
     builder: fast_poseidon2::merkle::MerkleBuilder<'_, P>,
 ) -> Option<Vec<P::Field>>
@@ -321,6 +325,7 @@ where
     match textbook::digest_len::<P::Field>() {
         1 => builder.finish::<1>().ok().map(|r| r.to_vec()),
         4 => builder.finish::<4>().ok().map(|r| r.to_vec()),
+        8 => builder.finish::<8>().ok().map(|r| r.to_vec()),
         d => panic!("no test shape for digests of {d} elements"),
     }
 }

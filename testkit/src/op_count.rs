@@ -127,6 +127,7 @@ pub fn counted_params<F: Field>(params: &Poseidon2Params<F>) -> Poseidon2Params<
         wrap(params.internal_diagonal_minus_one()),
     )
     .expect("wrapping keeps the shape")
+    .with_external_matrix(params.external_matrix())
 }
 
 /// The input `[0, 1, ..., t-1]` (counts do not depend on the values).

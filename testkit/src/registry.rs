@@ -3,7 +3,8 @@
 
 /// Invokes `$m!(name, t, digest, group, ct_constructor_expr, cached_flexible_expr)` once per
 /// shipped instance: `digest` is the field's digest length `D` (1 on BN254 and BLS12-381, 4 on
-/// Goldilocks), `group` the Merkle compression's input length `merkle_arity · D`.
+/// Goldilocks, 8 on BabyBear and KoalaBear), `group` the Merkle compression's input length
+/// `merkle_arity · D`.
 ///
 /// `for_each_instance!(@spec $m)` invokes `$m!(feature, module, name, Field, t, R_F, R_P, d,
 /// digest, group, ct_fn, getter)` instead, for callers that need the shape or the element type
@@ -20,11 +21,15 @@ macro_rules! for_each_instance {
         $crate::for_each_instance!($m, bn254);
         $crate::for_each_instance!($m, bls12_381);
         $crate::for_each_instance!($m, goldilocks);
+        $crate::for_each_instance!($m, babybear);
+        $crate::for_each_instance!($m, plonky3);
     };
     (@spec $m:ident) => {
         $crate::for_each_instance!(@spec $m, bn254);
         $crate::for_each_instance!(@spec $m, bls12_381);
         $crate::for_each_instance!(@spec $m, goldilocks);
+        $crate::for_each_instance!(@spec $m, babybear);
+        $crate::for_each_instance!(@spec $m, plonky3);
     };
     ($m:ident, $module:ident) => {
         $crate::for_each_instance!(@data $module, @short $m);
@@ -36,6 +41,8 @@ macro_rules! for_each_instance {
         $crate::for_each_instance!(@data bn254, @with $extra $m);
         $crate::for_each_instance!(@data bls12_381, @with $extra $m);
         $crate::for_each_instance!(@data goldilocks, @with $extra $m);
+        $crate::for_each_instance!(@data babybear, @with $extra $m);
+        $crate::for_each_instance!(@data plonky3, @with $extra $m);
     };
     (@data bn254, $($how:tt)*) => {
         $crate::for_each_instance!(@emit [$($how)*];
@@ -61,6 +68,23 @@ macro_rules! for_each_instance {
             ("goldilocks", goldilocks, goldilocks_t12, fast_poseidon2::goldilocks::GoldilocksFast, 12, 8, 22, 7, 4, 8, t12, poseidon2_t12),
             ("goldilocks", goldilocks, goldilocks_t16, fast_poseidon2::goldilocks::GoldilocksFast, 16, 8, 22, 7, 4, 8, t16, poseidon2_t16),
             ("goldilocks", goldilocks, goldilocks_t20, fast_poseidon2::goldilocks::GoldilocksFast, 20, 8, 22, 7, 4, 8, t20, poseidon2_t20),
+        );
+    };
+    (@data babybear, $($how:tt)*) => {
+        $crate::for_each_instance!(@emit [$($how)*];
+            ("babybear", babybear, babybear_t16, fast_poseidon2::babybear::BabyBear, 16, 8, 13, 7, 8, 16, t16, poseidon2_t16),
+            ("babybear", babybear, babybear_t24, fast_poseidon2::babybear::BabyBear, 24, 8, 21, 7, 8, 16, t24, poseidon2_t24),
+        );
+    };
+    (@data plonky3, $($how:tt)*) => {
+        $crate::for_each_instance!(@emit [$($how)*];
+            ("babybear", plonky3, plonky3_babybear_t16, fast_poseidon2::babybear::BabyBear, 16, 8, 13, 7, 8, 16, babybear_t16, poseidon2_babybear_t16),
+            ("babybear", plonky3, plonky3_babybear_t24, fast_poseidon2::babybear::BabyBear, 24, 8, 21, 7, 8, 16, babybear_t24, poseidon2_babybear_t24),
+            ("koalabear", plonky3, plonky3_koalabear_t16, fast_poseidon2::koalabear::KoalaBear, 16, 8, 20, 3, 8, 16, koalabear_t16, poseidon2_koalabear_t16),
+            ("koalabear", plonky3, plonky3_koalabear_t24, fast_poseidon2::koalabear::KoalaBear, 24, 8, 23, 3, 8, 16, koalabear_t24, poseidon2_koalabear_t24),
+            ("goldilocks", plonky3, plonky3_goldilocks_t8, fast_poseidon2::goldilocks::GoldilocksFast, 8, 8, 22, 7, 4, 8, goldilocks_t8, poseidon2_goldilocks_t8),
+            ("goldilocks", plonky3, plonky3_goldilocks_t12, fast_poseidon2::goldilocks::GoldilocksFast, 12, 8, 22, 7, 4, 8, goldilocks_t12, poseidon2_goldilocks_t12),
+            ("goldilocks", plonky3, plonky3_goldilocks_t16, fast_poseidon2::goldilocks::GoldilocksFast, 16, 8, 22, 7, 4, 8, goldilocks_t16, poseidon2_goldilocks_t16),
         );
     };
     (@emit [@short $m:ident]; $(($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident)),* $(,)?) => {

@@ -4,24 +4,32 @@
 //! of the tests, the fuzz targets and Miri: permutation, compression, sponge, message hash, byte API, Merkle
 //! root.
 
-use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::{ExternalMatrix, Poseidon2Params};
 
 /// `M4` of the paper, section 5.1 (the reference's `matmul_m4`).
 const M4: [[u64; 4]; 4] = [[5, 7, 1, 3], [4, 6, 1, 1], [1, 3, 5, 7], [1, 1, 4, 6]];
 
-/// The dense external matrix `M_E`: `circ(2, 1)` for t = 2, `circ(2, 1, 1)` for t = 3, `M4` for
-/// t = 4, and for t = 4k >= 8 the block matrix with `2 M4` on the diagonal and `M4` elsewhere.
-pub fn external_matrix<F: PrimeField>(t: usize) -> Vec<Vec<F>> {
+/// Plonky3's `M4 = circ(2, 3, 1, 1)` (`MDSMat4`).
+const M4_PLONKY3: [[u64; 4]; 4] = [[2, 3, 1, 1], [1, 2, 3, 1], [1, 1, 2, 3], [3, 1, 1, 2]];
+
+/// The dense external matrix `M_E` with block `m4`: `circ(2, 1)` for t = 2, `circ(2, 1, 1)` for
+/// t = 3, `M4` for t = 4, and for t = 4k >= 8 the block matrix with `2 M4` on the diagonal and
+/// `M4` elsewhere.
+pub fn external_matrix<F: PrimeField>(t: usize, m4: ExternalMatrix) -> Vec<Vec<F>> {
+    let block = match m4 {
+        ExternalMatrix::HorizenLabs => M4,
+        ExternalMatrix::Plonky3 => M4_PLONKY3,
+    };
     (0..t)
         .map(|i| {
             (0..t)
                 .map(|j| {
                     F::from_u64(match t {
                         2 | 3 => 1 + u64::from(i == j),
-                        4 => M4[i][j],
-                        _ if i / 4 == j / 4 => 2 * M4[i % 4][j % 4],
-                        _ => M4[i % 4][j % 4],
+                        4 => block[i][j],
+                        _ if i / 4 == j / 4 => 2 * block[i % 4][j % 4],
+                        _ => block[i % 4][j % 4],
                     })
                 })
                 .collect()
@@ -71,7 +79,7 @@ pub fn apply<F: PrimeField>(matrix: &[Vec<F>], state: &[F]) -> Vec<F> {
 pub fn permutation<F: PrimeField>(params: &Poseidon2Params<F>, input: &[F]) -> Vec<F> {
     let t = params.width();
     let d = params.sbox_degree();
-    let external = external_matrix::<F>(t);
+    let external = external_matrix::<F>(t, params.external_matrix());
     let internal = internal_matrix(params);
     let full_round = |state: Vec<F>, constants: &[F]| {
         let state: Vec<F> = state

@@ -44,6 +44,8 @@ trait Extremes: PrimeField + LinearLayers {
 impl Extremes for ark_bn254::Fr {}
 impl Extremes for ark_bls12_381::Fr {}
 impl Extremes for Goldilocks {}
+impl Extremes for fast_poseidon2::babybear::BabyBear {}
+impl Extremes for fast_poseidon2::koalabear::KoalaBear {}
 impl Extremes for GoldilocksFast {
     fn extremes() -> Vec<Self> {
         [

@@ -26,7 +26,7 @@ use common::textbook;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::linear::{external_layer, internal_layer};
-use fast_poseidon2::{MAX_BYTE_INPUTS, Poseidon2Params};
+use fast_poseidon2::{ExternalMatrix, MAX_BYTE_INPUTS, Poseidon2Params};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -177,12 +177,14 @@ fn assert_external_layer_is_dense_matrix<F: PrimeField>(
     t: usize,
     state: &[F],
 ) -> Result<(), TestCaseError> {
-    let mut fast = state.to_vec();
-    external_layer(&mut fast);
-    prop_assert_eq!(
-        fast,
-        textbook::apply(&textbook::external_matrix::<F>(t), state)
-    );
+    for m4 in [ExternalMatrix::HorizenLabs, ExternalMatrix::Plonky3] {
+        let mut fast = state.to_vec();
+        external_layer(&mut fast, m4);
+        prop_assert_eq!(
+            fast,
+            textbook::apply(&textbook::external_matrix::<F>(t, m4), state)
+        );
+    }
     Ok(())
 }
 

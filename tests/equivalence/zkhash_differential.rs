@@ -174,3 +174,29 @@ zkhash_differential!(
         ),
     ]
 );
+
+zkhash_differential!(
+    "babybear",
+    babybear,
+    poseidon2_instance_babybear,
+    [
+        (
+            babybear_t16_tables_equal_zkhash,
+            babybear_t16_agrees_with_zkhash,
+            t16,
+            poseidon2_t16,
+            POSEIDON2_BABYBEAR_16_PARAMS,
+            RC16,
+            MAT_DIAG16_M_1
+        ),
+        (
+            babybear_t24_tables_equal_zkhash,
+            babybear_t24_agrees_with_zkhash,
+            t24,
+            poseidon2_t24,
+            POSEIDON2_BABYBEAR_24_PARAMS,
+            RC24,
+            MAT_DIAG24_M_1
+        ),
+    ]
+);

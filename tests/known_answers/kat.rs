@@ -2,18 +2,22 @@
 //! const-generic and the runtime path, input `[0, 1, ..., t-1]`:
 //! - where the Horizen Labs reference ships the instance, the reference's output
 //!   (`tests/vectors/kats.json`);
+//! - for Plonky3's instances (`instances::plonky3`), Plonky3's own test vectors and outputs
+//!   computed with Plonky3 0.8.0 (`tests/vectors/plonky3_kats.json`);
 //! - otherwise the output this crate computed once and froze (`tests/vectors/frozen_kats.json`,
 //!   written by `frozen_kats::write_frozen_kats_file`), which the textbook dense-matrix
 //!   permutation (`testkit/src/textbook.rs`) of freshly generated parameters also gives, so a
 //!   later change to constants, layers or rounds shows up here.
 //!
-//! Every instance has its answer in exactly one of the two files.
+//! Every instance has its answer in exactly one of the three files.
 
 use testkit as common;
 
-use common::{assert_kat, hex_array, instance, textbook, vectors};
-use fast_poseidon2::Poseidon2Params;
+use common::{assert_both_paths, assert_kat, hex_array, instance, textbook, vectors};
+use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::PrimeField;
+use fast_poseidon2::linear::LinearLayers;
+use fast_poseidon2::{Poseidon2, Poseidon2Params};
 
 /// The reference's answers.
 pub(super) const REFERENCE: &str = "kats.json";
@@ -29,13 +33,50 @@ pub(super) fn has(file: &str, id: &str) -> bool {
         .any(|entry| entry["id"] == id)
 }
 
+/// Plonky3's answers (and those of instances derived from Plonky3's convention).
+pub(super) const PLONKY3: &str = "plonky3_kats.json";
+
 /// The one file that holds `id`'s answer.
 fn answer_file(id: &str) -> &'static str {
-    match (has(REFERENCE, id), has(FROZEN, id)) {
-        (true, false) => REFERENCE,
-        (false, true) => FROZEN,
-        (true, true) => panic!("{id}: answers in both {REFERENCE} and {FROZEN}"),
-        (false, false) => panic!("{id}: no answer in {REFERENCE} or {FROZEN}"),
+    let holders: Vec<&'static str> = [REFERENCE, FROZEN, PLONKY3]
+        .into_iter()
+        .filter(|file| has(file, id))
+        .collect();
+    match holders[..] {
+        [file] => file,
+        [] => panic!("{id}: no answer in {REFERENCE}, {FROZEN} or {PLONKY3}"),
+        _ => panic!("{id}: answers in {holders:?}"),
+    }
+}
+
+/// Every vector of `id` in [`PLONKY3`] (decimal canonical integers; at least two per instance)
+/// on both paths.
+fn assert_plonky3_kats<
+    F: PrimeField + LinearLayers,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    id: &str,
+    ct: &Poseidon2Ct<F, T, RF, RP, D>,
+    flexible: &Poseidon2<F>,
+) {
+    let file = vectors(PLONKY3);
+    let entry = instance(&file, id);
+    let decimal = |v: &serde_json::Value| -> Vec<F> {
+        v.as_array()
+            .expect("array")
+            .iter()
+            .map(|x| F::from_u64(x.as_str().expect("str").parse().expect("u64")))
+            .collect()
+    };
+    let cases = entry["vectors"].as_array().expect("vectors");
+    assert!(cases.len() >= 2, "{id}: {} vectors", cases.len());
+    for (i, case) in cases.iter().enumerate() {
+        let input: [F; T] = decimal(&case["input_dec"]).try_into().expect("t inputs");
+        let expected = decimal(&case["output_dec"]);
+        assert_both_paths(ct, flexible, &input, &expected, &format!("{id} vector {i}"));
     }
 }
 
@@ -65,6 +106,9 @@ macro_rules! known_answer {
             use fast_poseidon2::instances::$module;
             let id = stringify!($name);
             let file = answer_file(id);
+            if file == PLONKY3 {
+                return assert_plonky3_kats(id, &$module::ct::$ct(), $module::$getter());
+            }
             assert_kat(file, id, &$module::ct::$ct(), $module::$getter());
             if file == FROZEN {
                 assert_textbook_gives_frozen_kat::<$field>(id);

@@ -2,6 +2,7 @@
 //! representation, including the non-canonical ones in `[p, 2^64)`, and agrees with the ark-ff
 //! `Goldilocks`.
 
+use fast_poseidon2::ExternalMatrix;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::goldilocks::{Goldilocks, GoldilocksFast, MODULUS};
 use fast_poseidon2::linear::LinearLayers;
@@ -245,10 +246,12 @@ fn goldilocks_fast_layers_equal_the_ark_fields_layers() {
             let diag: Vec<u64> = (0..t).map(|i| EDGES[(i * 5 + 3) % EDGES.len()]).collect();
             let mut x: Vec<GoldilocksFast> = raw.iter().map(|&a| fast(a)).collect();
             let mut y: Vec<Goldilocks> = raw.iter().map(|&a| Goldilocks::from(a)).collect();
-            <GoldilocksFast as LinearLayers>::external_layer(&mut x);
-            <Goldilocks as LinearLayers>::external_layer(&mut y);
-            let ours: Vec<Goldilocks> = x.iter().map(|&v| Goldilocks::from(v)).collect();
-            assert_eq!(ours, y, "external, t = {t}, shift {shift}");
+            for m4 in [ExternalMatrix::Plonky3, ExternalMatrix::HorizenLabs] {
+                <GoldilocksFast as LinearLayers>::external_layer(&mut x, m4);
+                <Goldilocks as LinearLayers>::external_layer(&mut y, m4);
+                let ours: Vec<Goldilocks> = x.iter().map(|&v| Goldilocks::from(v)).collect();
+                assert_eq!(ours, y, "external {m4:?}, t = {t}, shift {shift}");
+            }
             let fast_diag: Vec<GoldilocksFast> = diag.iter().map(|&a| fast(a)).collect();
             let ark_diag: Vec<Goldilocks> = diag.iter().map(|&a| Goldilocks::from(a)).collect();
             <GoldilocksFast as LinearLayers>::internal_layer(&mut x, &fast_diag);

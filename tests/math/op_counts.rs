@@ -8,9 +8,9 @@
 use testkit::op_count;
 
 use ark_bn254::Fr;
-use fast_poseidon2::Poseidon2Params;
 use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::Field;
+use fast_poseidon2::{ExternalMatrix, Poseidon2Params};
 use op_count::{OpCounts, count_ct, count_runtime};
 
 /// The shape `(t, d, R_F, R_P)` of an instance.
@@ -20,6 +20,8 @@ struct Shape {
     d: u64,
     rounds_f: u64,
     rounds_p: u64,
+    /// The external matrix's block.
+    m4: ExternalMatrix,
 }
 
 /// `(squarings, multiplications)` of the S-box chain `x^d` (`src/field/mod.rs`).
@@ -38,11 +40,16 @@ fn sum_additions(n: u64) -> u64 {
     n - 1
 }
 
-/// `(additions, doublings)` of the external layer `M_E`.
-fn external_layer(t: u64) -> (u64, u64) {
-    // M4 on one block: a = x0+x1, b = x2+x3, c = 2x1+b, e = 2x3+a, row1 = 4a+c, row3 = 4b+e,
-    // row0 = e+row1, row2 = c+row3.
-    let m4 = (8, 6);
+/// `(additions, doublings)` of the external layer `M_E` with block `m4`.
+fn external_layer(t: u64, m4: ExternalMatrix) -> (u64, u64) {
+    let m4 = match m4 {
+        // The paper's M4 on one block: a = x0+x1, b = x2+x3, c = 2x1+b, e = 2x3+a,
+        // row1 = 4a+c, row3 = 4b+e, row0 = e+row1, row2 = c+row3.
+        ExternalMatrix::HorizenLabs => (8, 6),
+        // Plonky3's: a = x0+x1, b = x2+x3, s = a+b, u = s+x1, v = s+x3, row0 = u+a,
+        // row1 = u+2x2, row2 = v+b, row3 = v+2x0.
+        ExternalMatrix::Plonky3 => (9, 2),
+    };
     match t {
         // y_i = x_i + sum(x)
         2 | 3 => (sum_additions(t) + t, 0),
@@ -74,9 +81,10 @@ fn formula(s: Shape) -> OpCounts {
         d,
         rounds_f,
         rounds_p,
+        m4,
     } = s;
     let (sq, mul) = sbox_chain(d);
-    let (ext_add, ext_dbl) = external_layer(t);
+    let (ext_add, ext_dbl) = external_layer(t, m4);
     let (int_add, int_dbl, int_diag) = internal_layer(t);
     let sboxes = rounds_f * t + rounds_p;
     OpCounts {
@@ -89,14 +97,15 @@ fn formula(s: Shape) -> OpCounts {
     }
 }
 
-fn shape_of<F, const T: usize, const RF: usize, const RP: usize, const D: u64>(
-    _: &Poseidon2Ct<F, T, RF, RP, D>,
+fn shape_of<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+    ct: &Poseidon2Ct<F, T, RF, RP, D>,
 ) -> Shape {
     Shape {
         t: T as u64,
         d: D,
         rounds_f: RF as u64,
         rounds_p: RP as u64,
+        m4: ct.external_matrix(),
     }
 }
 
@@ -166,6 +175,7 @@ fn params_of_shape(s: Shape) -> Poseidon2Params<Fr> {
         diag_m1,
     )
     .expect("valid shape")
+    .with_external_matrix(s.m4)
 }
 
 #[test]
@@ -205,6 +215,7 @@ fn every_instance_shape_counts_exactly_the_formula() {
             d,
             rounds_f,
             rounds_p,
+            m4: ExternalMatrix::HorizenLabs,
         };
         let counted = count_runtime(&params_of_shape(shape));
         assert_eq!(counted, formula(shape), "{name}");
@@ -216,17 +227,20 @@ fn every_instance_shape_counts_exactly_the_formula() {
 fn every_width_and_degree_counts_exactly_the_formula() {
     for t in [2, 3, 4, 8, 12, 16, 20, 24, 28, 32] {
         for d in [3, 5, 7, 11] {
-            let shape = Shape {
-                t,
-                d,
-                rounds_f: 8,
-                rounds_p: 22,
-            };
-            assert_eq!(
-                count_runtime(&params_of_shape(shape)),
-                formula(shape),
-                "t = {t}, d = {d}"
-            );
+            for m4 in [ExternalMatrix::HorizenLabs, ExternalMatrix::Plonky3] {
+                let shape = Shape {
+                    t,
+                    d,
+                    rounds_f: 8,
+                    rounds_p: 22,
+                    m4,
+                };
+                assert_eq!(
+                    count_runtime(&params_of_shape(shape)),
+                    formula(shape),
+                    "t = {t}, d = {d}, {m4:?}"
+                );
+            }
         }
     }
 }

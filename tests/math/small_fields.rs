@@ -16,7 +16,7 @@ use fast_poseidon2::ct::Poseidon2Ct;
 use fast_poseidon2::field::{Field, PrimeField};
 use fast_poseidon2::linear::LinearLayers;
 use fast_poseidon2::linear::{external_layer, internal_layer};
-use fast_poseidon2::{Error, Poseidon2, Poseidon2Params};
+use fast_poseidon2::{Error, ExternalMatrix, Poseidon2, Poseidon2Params};
 use small::{F11, F13, F17, F19, F23, F29, F31, F257, canonical, determinant, modulus};
 
 /// Enumerates all `p^t` states, permutes each in place with `perm` and asserts that no two
@@ -119,8 +119,14 @@ fn transpose<F: PrimeField + LinearLayers>(columns: Vec<Vec<F>>) -> Vec<Vec<F>> 
 fn external_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
     fn check<F: PrimeField + LinearLayers>() {
         for t in WIDTHS {
-            let layer = transpose(matrix_of::<F>(t, external_layer));
-            assert_eq!(layer, textbook::external_matrix::<F>(t), "t = {t}");
+            for m4 in [ExternalMatrix::HorizenLabs, ExternalMatrix::Plonky3] {
+                let layer = transpose(matrix_of::<F>(t, |x| external_layer(x, m4)));
+                assert_eq!(
+                    layer,
+                    textbook::external_matrix::<F>(t, m4),
+                    "t = {t}, {m4:?}"
+                );
+            }
         }
     }
     check::<F17>();
@@ -163,8 +169,10 @@ fn internal_layer_is_the_dense_matrix_of_the_spec_for_every_width() {
 fn external_layer_is_invertible_for_every_width_over_f17_and_f257() {
     fn check<F: PrimeField + LinearLayers>() {
         for t in WIDTHS {
-            let det = determinant(matrix_of::<F>(t, external_layer));
-            assert_ne!(det, F::ZERO_ELEMENT, "M_E singular for t = {t}");
+            for m4 in [ExternalMatrix::HorizenLabs, ExternalMatrix::Plonky3] {
+                let det = determinant(matrix_of::<F>(t, |x| external_layer(x, m4)));
+                assert_ne!(det, F::ZERO_ELEMENT, "M_E singular for t = {t}, {m4:?}");
+            }
         }
     }
     check::<F17>();

@@ -2,6 +2,8 @@
 //! Do not edit by hand: `cargo run -p xtask -- gen-params --check` and the regeneration test
 //! fail on any drift.
 
+#[cfg(feature = "babybear")]
+pub(crate) mod babybear;
 #[cfg(feature = "bls12-381")]
 pub(crate) mod bls12_381;
 #[cfg(feature = "bn254")]
@@ -10,5 +12,11 @@ pub(crate) mod bn254;
 pub(crate) mod circom_bn254;
 #[cfg(feature = "goldilocks")]
 pub(crate) mod goldilocks;
+#[cfg(feature = "babybear")]
+pub(crate) mod plonky3_babybear;
+#[cfg(feature = "goldilocks")]
+pub(crate) mod plonky3_goldilocks;
+#[cfg(feature = "koalabear")]
+pub(crate) mod plonky3_koalabear;
 #[cfg(feature = "stark252")]
 pub(crate) mod stark252;

@@ -58,7 +58,8 @@
 //!   ([`Constant`]).
 //! - External layer ([`Packed::external_layer`]): `x = h 2^32 + l` with 32-bit halves, and
 //!   `M_E x = M_E l + 2^32 M_E h` exactly. Every entry of `M_E` is a non-negative integer and
-//!   every row sums to at most `(t / 4 + 1) 16 <= 144` (`t <= MAX_WIDTH = 32`; 3 and 4 for
+//!   every row sums to at most `(t / 4 + 1) 16 <= 144` (`M4` row sums: 16 for the paper's block,
+//!   7 for Plonky3's; `t <= MAX_WIDTH = 32`; 3 and 4 for
 //!   t = 2, 3), so every intermediate and output value of the plain-integer layer on `l` or on
 //!   `h` is `<= 144 (2^32 - 1) < 2^40`: no overflow. Output `L + H 2^32 = L + (H >> 32)
 //!   EPSILON + (H << 32 mod 2^64) (mod p)`: `u = L + (H >> 32) EPSILON < 2^41`, and a wrapped
@@ -83,7 +84,7 @@ use core::marker::PhantomData;
 use crate::field::goldilocks::MODULUS;
 use crate::field::kernel_form::goldilocks::Form;
 use crate::field::{Field, Sealed, SboxOps, sbox_chain};
-use crate::params::MAX_WIDTH;
+use crate::params::{ExternalMatrix, MAX_WIDTH};
 use crate::poseidon2::batch_cache::{BatchBackend, Word};
 use crate::poseidon2::linear::{
     DiagonalOps, LinearLayers, LinearOps, external_layer, internal_layer_fixed,
@@ -503,7 +504,7 @@ impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
     /// additions, one vector group at a time (its halves fit in registers), then one
     /// recombination per output (bounds in the module docs).
     #[inline(always)]
-    fn external_layer(state: &mut [Self]) {
+    fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
         let t = state.len();
         for g in 0..G {
             let zero = splat(state[0].0[g], 0);
@@ -512,7 +513,7 @@ impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
                 let x = x.0[g];
                 *h = Halves(x.and(splat(x, EPSILON)), x.shr::<32>());
             }
-            external_layer(&mut halves[..t]);
+            external_layer(&mut halves[..t], m4);
             for (x, &Halves(low, high)) in state.iter_mut().zip(&halves) {
                 let eps = splat(low, EPSILON);
                 let u = low.add(high.shr::<32>().mul_epsilon());

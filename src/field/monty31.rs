@@ -1,0 +1,273 @@
+//! 31-bit prime fields in 32-bit Montgomery form, written once for every modulus
+//! `p < 2^31`: [`Monty31<P>`], with the modulus a type ([`Monty31Modulus`]). The shipped
+//! fields are [`super::babybear::BabyBear`] (`p = 2^31 - 2^27 + 1`) and
+//! [`super::koalabear::KoalaBear`] (`p = 2^31 - 2^24 + 1`).
+//!
+//! Representation: `x` is stored as the canonical `x · 2^32 mod p` in `[0, p)`, so `==` and
+//! `Hash` compare the stored words. Arithmetic (Montgomery's REDC with `R = 2^32`, HAC 14.32):
+//! - sums and differences of canonical values lie in `(-p, 2p) ⊂ (-2^31, 2^32)`; one
+//!   conditional correction by `p`, done as a mask (no branch on the value);
+//! - a product `a · b < p^2 < 2^62` is reduced by `q = (a b mod 2^32) · p^-1 mod 2^32`,
+//!   `(a b - q p) / 2^32 = hi(a b) - hi(q p)` in `(-p, p)` (the low words are equal), then the
+//!   same masked correction.
+//!
+//! Constant time: no branch and no memory address depends on an element's value (the masked
+//! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the
+//! crate's other fields.
+
+use crate::field::{Field, PrimeField, Representation};
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::marker::PhantomData;
+
+/// A modulus `p` of a [`Monty31`] field: an odd prime below `2^31`, given as a type so that
+/// the field's arithmetic is written once ([`super::babybear::BabyBearModulus`],
+/// [`super::koalabear::KoalaBearModulus`]).
+pub trait Monty31Modulus: Copy + Send + Sync + 'static {
+    /// The prime `p` (odd, `2^30 < p < 2^31`: the field has 31-bit elements).
+    const MODULUS: u32;
+    /// The field's name in `Debug` output ("BabyBear").
+    const NAME: &'static str;
+}
+
+/// An element of the 31-bit prime field with modulus `P::MODULUS`, stored in Montgomery form
+/// (`x · 2^32 mod p`, canonical). See the module docs for the arithmetic.
+///
+/// ```
+/// use fast_poseidon2::babybear::{BabyBear, MODULUS};
+/// use fast_poseidon2::field::{Field, PrimeField};
+///
+/// let minus_one = BabyBear::new(MODULUS - 1);
+/// assert_eq!(minus_one.mul(minus_one), BabyBear::new(1));
+/// assert_eq!(BabyBear::new(MODULUS + 5).to_canonical_u32(), 5);
+/// assert_eq!(BabyBear::from_canonical_be_bytes(&MODULUS.to_be_bytes()), None);
+/// ```
+pub struct Monty31<P> {
+    /// `x · 2^32 mod p`, in `[0, p)`.
+    monty: u32,
+    modulus: PhantomData<P>,
+}
+
+impl<P: Monty31Modulus> Monty31<P> {
+    /// `p`.
+    const P: u32 = {
+        assert!(
+            P::MODULUS % 2 == 1 && P::MODULUS > 1 << 30 && P::MODULUS < 1 << 31,
+            "Monty31: the modulus must be odd and 31 bits long"
+        );
+        P::MODULUS
+    };
+    /// `p^-1 mod 2^32`, by Newton's iteration `x <- x (2 - p x)` (each step doubles the
+    /// number of correct low bits; `x = p` is right to 3 bits since `p^2 = 1 mod 8`).
+    const P_INV: u32 = {
+        let p = Self::P;
+        let mut x = p;
+        let mut i = 0;
+        while i < 4 {
+            x = x.wrapping_mul(2u32.wrapping_sub(p.wrapping_mul(x)));
+            i += 1;
+        }
+        assert!(p.wrapping_mul(x) == 1);
+        x
+    };
+    /// `2^64 mod p`: the Montgomery form of `2^32`, which turns a canonical integer into
+    /// Montgomery form in one product.
+    const R2: u32 = ((1u128 << 64) % Self::P as u128) as u32;
+
+    /// The element `v mod p` (any `u32`; a `const fn`, used by the constant tables).
+    pub const fn new(v: u32) -> Self {
+        Self::from_monty(((((v % Self::P) as u64) << 32) % Self::P as u64) as u32)
+    }
+
+    /// The element whose Montgomery form is `monty` (which must be `< p`).
+    const fn from_monty(monty: u32) -> Self {
+        Monty31 {
+            monty,
+            modulus: PhantomData,
+        }
+    }
+
+    /// The canonical integer in `[0, p)`. Constant time.
+    #[inline(always)]
+    pub const fn to_canonical_u32(self) -> u32 {
+        reduce::<P>(self.monty as u64)
+    }
+}
+
+/// `v - p` if that does not borrow, else `v`: the canonical value of `v < 2p`. The choice is a
+/// mask, not a branch.
+#[inline(always)]
+const fn sub_p_if_not_below<P: Monty31Modulus>(v: u32) -> u32 {
+    let (r, borrow) = v.overflowing_sub(Monty31::<P>::P);
+    r.wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
+}
+
+/// Montgomery reduction: `x · 2^-32 mod p` in `[0, p)` for `x < p · 2^32` (module docs).
+#[inline(always)]
+const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
+    let q = (x as u32).wrapping_mul(Monty31::<P>::P_INV);
+    let qp = q as u64 * Monty31::<P>::P as u64;
+    // The low words of `x` and `q p` are equal, so the high words' difference is exact.
+    let (r, borrow) = ((x >> 32) as u32).overflowing_sub((qp >> 32) as u32);
+    r.wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
+}
+
+impl<P> Clone for Monty31<P> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for Monty31<P> {}
+
+impl<P> PartialEq for Monty31<P> {
+    /// Compares the canonical Montgomery words (one per element).
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.monty == other.monty
+    }
+}
+
+impl<P> Eq for Monty31<P> {}
+
+impl<P> Hash for Monty31<P> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.monty.hash(state);
+    }
+}
+
+impl<P: Monty31Modulus> fmt::Debug for Monty31<P> {
+    /// `Name(canonical integer)`, e.g. `BabyBear(5)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({})", P::NAME, self.to_canonical_u32())
+    }
+}
+
+impl<P: Monty31Modulus> fmt::Display for Monty31<P> {
+    /// The canonical integer in decimal.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_canonical_u32())
+    }
+}
+
+impl<P: Monty31Modulus> Default for Monty31<P> {
+    /// Zero.
+    fn default() -> Self {
+        Self::from_monty(0)
+    }
+}
+
+/// The portable batch path (no SIMD kernel takes these fields yet).
+impl<P: Monty31Modulus> Representation for Monty31<P> {}
+
+impl<P: Monty31Modulus> Field for Monty31<P> {
+    const ZERO_ELEMENT: Self = Self::from_monty(0);
+    const ONE_ELEMENT: Self = Self::new(1);
+
+    #[inline(always)]
+    fn from_u64(v: u64) -> Self {
+        // `v mod p` (a division by a constant: a multiplication, no branch), then into
+        // Montgomery form by one product with `2^64 mod p`.
+        let v = (v % Self::P as u64) as u32;
+        Self::from_monty(reduce::<P>(v as u64 * Self::R2 as u64))
+    }
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        Self::from_monty(sub_p_if_not_below::<P>(self.monty + rhs.monty))
+    }
+    #[inline(always)]
+    fn doubled(self) -> Self {
+        self.add(self)
+    }
+    #[inline(always)]
+    fn squared(self) -> Self {
+        self.mul(self)
+    }
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Self::from_monty(reduce::<P>(self.monty as u64 * rhs.monty as u64))
+    }
+}
+
+impl<P: Monty31Modulus> PrimeField for Monty31<P> {
+    const MODULUS_BITS: u32 = 31;
+    const BYTES: usize = 4;
+
+    /// `self - rhs`: the wrapped difference, plus `p` on a borrow (as a mask).
+    #[inline(always)]
+    fn sub(self, rhs: Self) -> Self {
+        let (r, borrow) = self.monty.overflowing_sub(rhs.monty);
+        Self::from_monty(r.wrapping_add(Self::P & 0u32.wrapping_sub(borrow as u32)))
+    }
+
+    /// Fermat: `x^(p - 2)`; `None` for zero.
+    fn inverted(self) -> Option<Self> {
+        (self != Self::ZERO_ELEMENT).then(|| self.pow_u64(u64::from(Self::P) - 2))
+    }
+
+    fn write_modulus_be(out: &mut [u8]) {
+        out[..Self::BYTES].copy_from_slice(&Self::P.to_be_bytes());
+    }
+
+    fn from_canonical_be_bytes(bytes: &[u8]) -> Option<Self> {
+        let v = u32::from_be_bytes(bytes.try_into().ok()?);
+        (v < Self::P).then(|| Self::new(v))
+    }
+
+    /// Any length is accepted (Horner's rule mod p, one byte at a time).
+    fn from_be_bytes_reduced(bytes: &[u8]) -> Self {
+        let p = u64::from(Self::P);
+        let v = bytes
+            .iter()
+            .fold(0u64, |acc, &b| ((acc << 8) | u64::from(b)) % p);
+        Self::new(v as u32)
+    }
+
+    fn write_canonical_be_bytes(self, out: &mut [u8]) {
+        out[..Self::BYTES].copy_from_slice(&self.to_canonical_u32().to_be_bytes());
+    }
+}
+
+impl<P: Monty31Modulus> From<u32> for Monty31<P> {
+    /// `v mod p` (see [`Monty31::new`]).
+    fn from(v: u32) -> Self {
+        Self::new(v)
+    }
+}
+
+impl<P: Monty31Modulus> From<u64> for Monty31<P> {
+    /// `v mod p` (as [`Field::from_u64`]).
+    fn from(v: u64) -> Self {
+        Self::from_u64(v)
+    }
+}
+
+impl<P: Monty31Modulus> From<Monty31<P>> for u32 {
+    /// The canonical integer in `[0, p)`.
+    fn from(x: Monty31<P>) -> Self {
+        x.to_canonical_u32()
+    }
+}
+
+/// Declares a shipped 31-bit field's module items: its modulus type, the `MODULUS` const and
+/// the field type alias (docs from the arguments).
+macro_rules! monty31_field {
+    ($(#[$doc:meta])* $alias:ident, $modulus_ty:ident, $name:literal, $p:expr) => {
+        /// The field's modulus as a type ([`crate::field::monty31::Monty31Modulus`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct $modulus_ty;
+
+        impl $crate::field::monty31::Monty31Modulus for $modulus_ty {
+            const MODULUS: u32 = MODULUS;
+            const NAME: &'static str = $name;
+        }
+
+        #[doc = concat!("The ", $name, " prime.")]
+        pub const MODULUS: u32 = $p;
+
+        $(#[$doc])*
+        pub type $alias = $crate::field::monty31::Monty31<$modulus_ty>;
+    };
+}
+pub(crate) use monty31_field;
