@@ -4,6 +4,8 @@
 
 pub use testkit::{differential, small, textbook};
 
+pub mod targets;
+
 use fast_poseidon2::field::PrimeField;
 
 /// `n` elements from consecutive `F::BYTES`-byte chunks of `data` (bytes past the end read as
