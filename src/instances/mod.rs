@@ -20,6 +20,8 @@ pub mod circom_bn254;
 pub mod goldilocks;
 #[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 pub mod plonky3;
+#[cfg(feature = "koalabear")]
+pub mod sp1;
 #[cfg(feature = "stark252")]
 pub mod stark252;
 
@@ -47,8 +49,8 @@ use crate::poseidon2::linear::LinearLayers;
 /// Implemented by every instance of `bn254`, `bls12-381`, `goldilocks` and `babybear` (the
 /// registry of `cargo run -p xtask -- gen-params`, through the generated instance
 /// declarations); not by the circom Poseidon1 instances, whose hash is circom's, nor by the
-/// [`plonky3`] instances, whose types are those of the Horizen Labs instances of the same
-/// shape (e.g. `plonky3::Plonky3BabyBearT16` is `babybear::BabyBearT16`: the external
+/// [`plonky3`] and [`sp1`] instances, whose types are those of the Horizen Labs or Plonky3
+/// instances of the same shape (e.g. `plonky3::Plonky3BabyBearT16` is `babybear::BabyBearT16`: the external
 /// matrix's block is a value of the permutation, [`crate::params::ExternalMatrix`], not part of
 /// its type). Only this crate implements it (its supertrait [`Permutation`] is sealed).
 ///

@@ -175,7 +175,8 @@ pub const MAX_DIAGONAL_DRAWS: usize = 4096;
 /// the first `R_F / 2` full rounds then the last `R_F / 2`, each round's `t` constants in state
 /// order; `internal_round_constants` holds `R_P` values, one per partial round (added to `x_0`);
 /// `internal_diagonal_minus_one` holds `mu_i - 1` for `M_I = J + diag(mu - 1)` (the reference's
-/// `mat_diag_m_1`).
+/// `mat_diag_m_1`). An instance with an internal sum scale `c`
+/// ([`Self::with_internal_sum_scale`], SP1's) has `M_I = c·J + diag(d)` with `d` in that table.
 #[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Poseidon2Params<F> {
@@ -187,6 +188,7 @@ pub struct Poseidon2Params<F> {
     pub(crate) internal_round_constants: Vec<F>,
     pub(crate) internal_diagonal_minus_one: Vec<F>,
     pub(crate) external_matrix: ExternalMatrix,
+    pub(crate) internal_sum_scale: Option<F>,
 }
 
 #[cfg(feature = "alloc")]
@@ -283,6 +285,7 @@ impl<F: Field> Poseidon2Params<F> {
             internal_round_constants,
             internal_diagonal_minus_one,
             external_matrix: ExternalMatrix::HorizenLabs,
+            internal_sum_scale: None,
         })
     }
 
@@ -296,6 +299,23 @@ impl<F: Field> Poseidon2Params<F> {
     /// The external matrix's block `M4`.
     pub fn external_matrix(&self) -> ExternalMatrix {
         self.external_matrix
+    }
+
+    /// The same parameters with the internal matrix `M_I = c·J + diag(d)`, `c = scale` and `d`
+    /// the table [`Self::internal_diagonal_minus_one`], at every width (widths 2 and 3 then read
+    /// `d` too). SP1's KoalaBear permutation has `M_I = 2^-32 (J + diag(V))`, i.e. `c = 2^-32`
+    /// and `d = 2^-32 V`; storing `d` already scaled keeps the layer at one product per element
+    /// and one for the sum. Scaling `M_I` by a non-zero `c` keeps the properties
+    /// [`crate::params::security::check_internal_matrix`] checks on `J + diag(d / c)`.
+    pub fn with_internal_sum_scale(mut self, scale: F) -> Self {
+        self.internal_sum_scale = Some(scale);
+        self
+    }
+
+    /// The internal sum scale `c` of `M_I = c·J + diag(d)`, `None` for the usual `c = 1` (see
+    /// [`Self::with_internal_sum_scale`]).
+    pub fn internal_sum_scale(&self) -> Option<F> {
+        self.internal_sum_scale
     }
 
     /// The width `t` (state length).
@@ -322,7 +342,8 @@ impl<F: Field> Poseidon2Params<F> {
     pub fn internal_round_constants(&self) -> &[F] {
         &self.internal_round_constants
     }
-    /// `mu_i - 1` for each of the `t` diagonal entries of `M_I` (the reference's `mat_diag_m_1`).
+    /// `mu_i - 1` for each of the `t` diagonal entries of `M_I` (the reference's `mat_diag_m_1`);
+    /// with an internal sum scale `c`, the `d` of `M_I = c·J + diag(d)`.
     pub fn internal_diagonal_minus_one(&self) -> &[F] {
         &self.internal_diagonal_minus_one
     }

@@ -124,6 +124,7 @@ pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
     internal: [Word; RP],
     diag_m1: [Word; T],
     external_matrix: ExternalMatrix,
+    internal_sum_scale: Option<Word>,
 }
 
 impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF, RP> {
@@ -136,6 +137,7 @@ impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF
             internal: core::array::from_fn(|r| word(rc.internal[r])),
             diag_m1: core::array::from_fn(|i| word(rc.diag_m1[i])),
             external_matrix: rc.external_matrix,
+            internal_sum_scale: rc.internal_sum_scale.map(|&c| word(c)),
         }
     }
     fn view(&self) -> RoundConstants<'_, Word> {
@@ -144,6 +146,7 @@ impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF
             internal: &self.internal,
             diag_m1: &self.diag_m1,
             external_matrix: self.external_matrix,
+            internal_sum_scale: self.internal_sum_scale.as_ref(),
         }
     }
 }
@@ -156,6 +159,7 @@ pub(crate) struct VecTables {
     internal: alloc::vec::Vec<Word>,
     diag_m1: alloc::vec::Vec<Word>,
     external_matrix: ExternalMatrix,
+    internal_sum_scale: Option<Word>,
 }
 
 #[cfg(feature = "alloc")]
@@ -168,6 +172,7 @@ impl Tables for VecTables {
             internal: convert(rc.internal),
             diag_m1: convert(rc.diag_m1),
             external_matrix: rc.external_matrix,
+            internal_sum_scale: rc.internal_sum_scale.map(|&c| word(c)),
         }
     }
     fn view(&self) -> RoundConstants<'_, Word> {
@@ -176,6 +181,7 @@ impl Tables for VecTables {
             internal: &self.internal,
             diag_m1: &self.diag_m1,
             external_matrix: self.external_matrix,
+            internal_sum_scale: self.internal_sum_scale.as_ref(),
         }
     }
 }

@@ -37,6 +37,8 @@ pub struct Poseidon2Ct<F, const T: usize, const RF: usize, const RP: usize, cons
     diag_m1: [F; T],
     /// The external matrix's block `M4`.
     external_matrix: ExternalMatrix,
+    /// The internal sum scale `c` of `M_I = c·J + diag(diag_m1)`, `None` for `c = 1`.
+    internal_sum_scale: Option<F>,
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -65,6 +67,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             internal,
             diag_m1,
             external_matrix: ExternalMatrix::HorizenLabs,
+            internal_sum_scale: None,
         }
     }
 
@@ -78,6 +81,27 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// The external matrix's block `M4`.
     pub const fn external_matrix(&self) -> ExternalMatrix {
         self.external_matrix
+    }
+
+    /// The same permutation with the internal diagonal table replaced by `diag_m1` (same
+    /// meaning as in [`Self::from_constants`]); the round constants stay. The shipped Plonky3
+    /// instances are the Horizen Labs instance of the same Grain tuple with Plonky3's diagonal.
+    pub const fn with_internal_diagonal_minus_one(mut self, diag_m1: [F; T]) -> Self {
+        self.diag_m1 = diag_m1;
+        self
+    }
+
+    /// The same permutation with the internal matrix `M_I = scale·J + diag(d)`, `d` the
+    /// diagonal table (see [`crate::Poseidon2Params::with_internal_sum_scale`]; SP1's KoalaBear
+    /// permutation, [`crate::instances::sp1`], is one).
+    pub const fn with_internal_sum_scale(mut self, scale: F) -> Self {
+        self.internal_sum_scale = Some(scale);
+        self
+    }
+
+    /// The internal sum scale `c` of `M_I = c·J + diag(d)`, `None` for the usual `c = 1`.
+    pub const fn internal_sum_scale(&self) -> Option<F> {
+        self.internal_sum_scale
     }
 
     /// Builds the permutation from runtime parameters whose shape must equal `(T, RF, RP, D)`.
@@ -99,8 +123,12 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         let external = core::array::from_fn(|r| core::array::from_fn(|i| ext[r * T + i]));
         let internal = core::array::from_fn(|r| params.internal_round_constants()[r]);
         let diag_m1 = core::array::from_fn(|i| params.internal_diagonal_minus_one()[i]);
-        Ok(Self::from_constants(external, internal, diag_m1)
-            .with_external_matrix(params.external_matrix()))
+        let perm = Self::from_constants(external, internal, diag_m1)
+            .with_external_matrix(params.external_matrix());
+        Ok(match params.internal_sum_scale() {
+            Some(scale) => perm.with_internal_sum_scale(scale),
+            None => perm,
+        })
     }
 
     /// The runtime-width parameters of this permutation.
@@ -115,6 +143,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             internal_round_constants: self.internal.to_vec(),
             internal_diagonal_minus_one: self.diag_m1.to_vec(),
             external_matrix: self.external_matrix,
+            internal_sum_scale: self.internal_sum_scale,
         }
     }
 
@@ -130,6 +159,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             internal: &self.internal,
             diag_m1: &self.diag_m1,
             external_matrix: self.external_matrix,
+            internal_sum_scale: self.internal_sum_scale.as_ref(),
         }
     }
 }

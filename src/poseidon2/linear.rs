@@ -144,6 +144,16 @@ pub trait LinearLayers<C = Self>: Copy {
     {
         internal_layer(state, diag_m1);
     }
+
+    /// The scaled internal matrix `scale·J + diag(diag)` applied to `state` in place (shapes and
+    /// length behaviour as in [`internal_layer_scaled`], which is the default).
+    #[inline(always)]
+    fn internal_layer_scaled(state: &mut [Self], diag: &[C], scale: &C)
+    where
+        Self: DiagonalOps<C>,
+    {
+        internal_layer_scaled(state, diag, scale);
+    }
 }
 
 /// Sum of all state elements in `t - 1` additions, as `x_0 + (x_1 + ... + x_{t-1})`: a partial
@@ -268,6 +278,24 @@ pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
         for (x, m) in state.iter_mut().zip(diag_m1) {
             *x = x.mul_diagonal(m).linear_add(s);
         }
+    }
+}
+
+/// Applies the scaled internal matrix `M_I = scale·J + diag(diag)` to `state` in place: `y_i =
+/// d_i x_i + scale·sum(x)`, one product per element and one for the sum, at every width (t = 2
+/// and 3 read `diag` too). SP1's KoalaBear permutation has `M_I = 2^-32 (J + diag(V))`, run as
+/// `scale = 2^-32`, `diag = 2^-32 V` ([`crate::Poseidon2Params::with_internal_sum_scale`]).
+///
+/// `diag` has the state's length; elements past its end are left as they are (not a Poseidon2
+/// layer; instances always pass `t` entries). Fewer than two elements are left as they are.
+#[inline(always)]
+pub fn internal_layer_scaled<A: DiagonalOps<C>, C>(state: &mut [A], diag: &[C], scale: &C) {
+    if state.len() < 2 {
+        return;
+    }
+    let s = sum(state).mul_diagonal(scale);
+    for (x, d) in state.iter_mut().zip(diag) {
+        *x = x.mul_diagonal(d).linear_add(s);
     }
 }
 

@@ -42,6 +42,9 @@ pub(crate) struct RoundConstants<'a, F> {
     pub diag_m1: &'a [F],
     /// The external matrix's block `M4`.
     pub external_matrix: ExternalMatrix,
+    /// The internal sum scale `c` of `M_I = c·J + diag(diag_m1)`, `None` for `c = 1`
+    /// ([`crate::Poseidon2Params::with_internal_sum_scale`]).
+    pub internal_sum_scale: Option<&'a F>,
 }
 
 /// One full (external) round: add constants, S-box on every element, `M_E`.
@@ -72,7 +75,10 @@ where
     }
     for &c in rc.internal {
         state[0] = state[0].add_sbox::<D>(c);
-        A::internal_layer(state, rc.diag_m1);
+        match rc.internal_sum_scale {
+            None => A::internal_layer(state, rc.diag_m1),
+            Some(scale) => A::internal_layer_scaled(state, rc.diag_m1, scale),
+        }
     }
     for constants in last.chunks_exact(t) {
         full_round::<A, D>(state, constants, m4);

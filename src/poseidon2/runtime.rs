@@ -116,6 +116,7 @@ impl<F: Field> Poseidon2<F> {
             internal: &self.params.internal_round_constants,
             diag_m1: &self.params.internal_diagonal_minus_one,
             external_matrix: self.params.external_matrix,
+            internal_sum_scale: self.params.internal_sum_scale.as_ref(),
         }
     }
 }

@@ -117,7 +117,7 @@ impl<F: Field> LinearLayers for Counted<F> {}
 /// `params` with every constant wrapped in [`Counted`]: the same instance, instrumented.
 pub fn counted_params<F: Field>(params: &Poseidon2Params<F>) -> Poseidon2Params<Counted<F>> {
     let wrap = |xs: &[F]| xs.iter().map(|&x| Counted(Arith(x))).collect();
-    Poseidon2Params::new(
+    let counted = Poseidon2Params::new(
         params.width(),
         params.sbox_degree(),
         params.rounds_f(),
@@ -127,7 +127,11 @@ pub fn counted_params<F: Field>(params: &Poseidon2Params<F>) -> Poseidon2Params<
         wrap(params.internal_diagonal_minus_one()),
     )
     .expect("wrapping keeps the shape")
-    .with_external_matrix(params.external_matrix())
+    .with_external_matrix(params.external_matrix());
+    match params.internal_sum_scale() {
+        Some(scale) => counted.with_internal_sum_scale(Counted(Arith(scale))),
+        None => counted,
+    }
 }
 
 /// The input `[0, 1, ..., t-1]` (counts do not depend on the values).

@@ -23,6 +23,7 @@ macro_rules! for_each_instance {
         $crate::for_each_instance!($m, goldilocks);
         $crate::for_each_instance!($m, babybear);
         $crate::for_each_instance!($m, plonky3);
+        $crate::for_each_instance!($m, sp1);
     };
     (@spec $m:ident) => {
         $crate::for_each_instance!(@spec $m, bn254);
@@ -30,6 +31,7 @@ macro_rules! for_each_instance {
         $crate::for_each_instance!(@spec $m, goldilocks);
         $crate::for_each_instance!(@spec $m, babybear);
         $crate::for_each_instance!(@spec $m, plonky3);
+        $crate::for_each_instance!(@spec $m, sp1);
     };
     ($m:ident, $module:ident) => {
         $crate::for_each_instance!(@data $module, @short $m);
@@ -43,6 +45,7 @@ macro_rules! for_each_instance {
         $crate::for_each_instance!(@data goldilocks, @with $extra $m);
         $crate::for_each_instance!(@data babybear, @with $extra $m);
         $crate::for_each_instance!(@data plonky3, @with $extra $m);
+        $crate::for_each_instance!(@data sp1, @with $extra $m);
     };
     (@data bn254, $($how:tt)*) => {
         $crate::for_each_instance!(@emit [$($how)*];
@@ -85,6 +88,11 @@ macro_rules! for_each_instance {
             ("goldilocks", plonky3, plonky3_goldilocks_t8, fast_poseidon2::goldilocks::GoldilocksFast, 8, 8, 22, 7, 4, 8, goldilocks_t8, poseidon2_goldilocks_t8),
             ("goldilocks", plonky3, plonky3_goldilocks_t12, fast_poseidon2::goldilocks::GoldilocksFast, 12, 8, 22, 7, 4, 8, goldilocks_t12, poseidon2_goldilocks_t12),
             ("goldilocks", plonky3, plonky3_goldilocks_t16, fast_poseidon2::goldilocks::GoldilocksFast, 16, 8, 22, 7, 4, 8, goldilocks_t16, poseidon2_goldilocks_t16),
+        );
+    };
+    (@data sp1, $($how:tt)*) => {
+        $crate::for_each_instance!(@emit [$($how)*];
+            ("koalabear", sp1, sp1_koalabear_t16, fast_poseidon2::koalabear::KoalaBear, 16, 8, 20, 3, 8, 16, koalabear_t16, poseidon2_koalabear_t16),
         );
     };
     (@emit [@short $m:ident]; $(($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident)),* $(,)?) => {

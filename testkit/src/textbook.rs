@@ -38,24 +38,22 @@ pub fn external_matrix<F: PrimeField>(t: usize, m4: ExternalMatrix) -> Vec<Vec<F
 }
 
 /// The dense internal matrix `M_I`: `[[2,1],[1,3]]`, `[[2,1,1],[1,2,1],[1,1,3]]`, and for
-/// t >= 4 the all-ones matrix plus `diag(mu - 1)` from the parameters.
+/// t >= 4 the all-ones matrix plus `diag(mu - 1)` from the parameters; with an internal sum
+/// scale `c` (SP1's), `c` times the all-ones matrix plus `diag(d)` at every width, `d` the
+/// parameters' diagonal table.
 pub fn internal_matrix<F: PrimeField>(params: &Poseidon2Params<F>) -> Vec<Vec<F>> {
     let t = params.width();
-    let diagonal = |i: usize| match t {
-        2 => F::from_u64([1, 2][i]),
-        3 => F::from_u64([1, 1, 2][i]),
+    let scale = params.internal_sum_scale();
+    let diagonal = |i: usize| match (t, scale) {
+        (2, None) => F::from_u64([1, 2][i]),
+        (3, None) => F::from_u64([1, 1, 2][i]),
         _ => params.internal_diagonal_minus_one()[i],
     };
+    let c = scale.unwrap_or(F::ONE_ELEMENT);
     (0..t)
         .map(|i| {
             (0..t)
-                .map(|j| {
-                    if i == j {
-                        F::ONE_ELEMENT.add(diagonal(i))
-                    } else {
-                        F::ONE_ELEMENT
-                    }
-                })
+                .map(|j| if i == j { c.add(diagonal(i)) } else { c })
                 .collect()
         })
         .collect()

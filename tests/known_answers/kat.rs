@@ -98,13 +98,22 @@ fn assert_textbook_gives_frozen_kat<F: PrimeField>(id: &str) {
     assert_eq!(textbook::permutation(&params, &input), expected, "{id}");
 }
 
+/// The id of an instance's answers: its test name, except where the vector file names the
+/// version of the ecosystem that computed them (SP1 v6's KoalaBear permutation).
+fn vector_id(name: &'static str) -> &'static str {
+    match name {
+        "sp1_koalabear_t16" => "sp1_v6_koalabear_t16",
+        name => name,
+    }
+}
+
 /// One test per shipped instance, named after it.
 macro_rules! known_answer {
     ($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident) => {
         #[test]
         fn $name() {
             use fast_poseidon2::instances::$module;
-            let id = stringify!($name);
+            let id = vector_id(stringify!($name));
             let file = answer_file(id);
             if file == PLONKY3 {
                 return assert_plonky3_kats(id, &$module::ct::$ct(), $module::$getter());

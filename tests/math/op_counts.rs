@@ -22,6 +22,8 @@ struct Shape {
     rounds_p: u64,
     /// The external matrix's block.
     m4: ExternalMatrix,
+    /// Whether the internal matrix has a sum scale (`c·J + diag(d)`, SP1's).
+    scaled: bool,
 }
 
 /// `(squarings, multiplications)` of the S-box chain `x^d` (`src/field/mod.rs`).
@@ -63,8 +65,10 @@ fn external_layer(t: u64, m4: ExternalMatrix) -> (u64, u64) {
 }
 
 /// `(additions, doublings, diagonal multiplications)` of the internal layer `M_I`.
-fn internal_layer(t: u64) -> (u64, u64, u64) {
+fn internal_layer(t: u64, scaled: bool) -> (u64, u64, u64) {
     match t {
+        // y_i = d_i x_i + c · sum(x), at every width
+        _ if scaled => (sum_additions(t) + t, 0, t + 1),
         // [[2,1],[1,3]] and [[2,1,1],[1,2,1],[1,1,3]]: y_i = x_i + sum (y_last = 2 x_last + sum).
         2 | 3 => (sum_additions(t) + t, 1, 0),
         // y_i = (mu_i - 1) x_i + sum(x)
@@ -82,10 +86,11 @@ fn formula(s: Shape) -> OpCounts {
         rounds_f,
         rounds_p,
         m4,
+        scaled,
     } = s;
     let (sq, mul) = sbox_chain(d);
     let (ext_add, ext_dbl) = external_layer(t, m4);
-    let (int_add, int_dbl, int_diag) = internal_layer(t);
+    let (int_add, int_dbl, int_diag) = internal_layer(t, scaled);
     let sboxes = rounds_f * t + rounds_p;
     OpCounts {
         sboxes,
@@ -106,6 +111,7 @@ fn shape_of<F: Field, const T: usize, const RF: usize, const RP: usize, const D:
         rounds_f: RF as u64,
         rounds_p: RP as u64,
         m4: ct.external_matrix(),
+        scaled: ct.internal_sum_scale().is_some(),
     }
 }
 
@@ -165,7 +171,7 @@ fn params_of_shape(s: Shape) -> Poseidon2Params<Fr> {
         3 => vec![Fr::from_u64(1), Fr::from_u64(1), Fr::from_u64(2)],
         _ => elements(t, 2),
     };
-    Poseidon2Params::new(
+    let params = Poseidon2Params::new(
         t,
         s.d,
         s.rounds_f as usize,
@@ -175,7 +181,12 @@ fn params_of_shape(s: Shape) -> Poseidon2Params<Fr> {
         diag_m1,
     )
     .expect("valid shape")
-    .with_external_matrix(s.m4)
+    .with_external_matrix(s.m4);
+    if s.scaled {
+        params.with_internal_sum_scale(Fr::from_u64(7))
+    } else {
+        params
+    }
 }
 
 #[test]
@@ -216,6 +227,7 @@ fn every_instance_shape_counts_exactly_the_formula() {
             rounds_f,
             rounds_p,
             m4: ExternalMatrix::HorizenLabs,
+            scaled: false,
         };
         let counted = count_runtime(&params_of_shape(shape));
         assert_eq!(counted, formula(shape), "{name}");
@@ -228,18 +240,21 @@ fn every_width_and_degree_counts_exactly_the_formula() {
     for t in [2, 3, 4, 8, 12, 16, 20, 24, 28, 32] {
         for d in [3, 5, 7, 11] {
             for m4 in [ExternalMatrix::HorizenLabs, ExternalMatrix::Plonky3] {
-                let shape = Shape {
-                    t,
-                    d,
-                    rounds_f: 8,
-                    rounds_p: 22,
-                    m4,
-                };
-                assert_eq!(
-                    count_runtime(&params_of_shape(shape)),
-                    formula(shape),
-                    "t = {t}, d = {d}, {m4:?}"
-                );
+                for scaled in [false, true] {
+                    let shape = Shape {
+                        t,
+                        d,
+                        rounds_f: 8,
+                        rounds_p: 22,
+                        m4,
+                        scaled,
+                    };
+                    assert_eq!(
+                        count_runtime(&params_of_shape(shape)),
+                        formula(shape),
+                        "t = {t}, d = {d}, {m4:?}, scaled: {scaled}"
+                    );
+                }
             }
         }
     }

@@ -45,6 +45,14 @@ enum Source {
         constructor: &'static str,
         diagonal: &'static [u64],
     },
+    /// SP1's convention: Plonky3's round constants and `M4`, and the internal matrix
+    /// `M_I = 2^-32 (J + diag(V))` with SP1's `V` (canonical integers), as in `constructor`;
+    /// baked as the internal sum scale `c = 2^-32` and the diagonal `2^-32 V`
+    /// (`Poseidon2Params::with_internal_sum_scale`).
+    Sp1 {
+        constructor: &'static str,
+        diagonal: &'static [u64],
+    },
 }
 
 const fn spec(t: usize, d: u64, rounds_p: usize, reference: Option<&'static str>) -> Spec {
@@ -208,24 +216,53 @@ const fn e(v: u32) -> {ty} {{
     }
 }
 
-/// The parameters of one spec: Grain's, with Plonky3's diagonal and `M4` for a Plonky3 spec.
+/// The parameters of one spec: Grain's, with Plonky3's diagonal and `M4` for a Plonky3 spec,
+/// and SP1's scaled internal matrix for an SP1 spec.
 fn params_of<F: PrimeField>(field: &str, s: &Spec) -> Poseidon2Params<F> {
     let params = Poseidon2Params::<F>::generate(s.t, s.d, s.rounds_f, s.rounds_p)
         .unwrap_or_else(|e| panic!("{field} t={}: {e}", s.t));
-    let Source::Plonky3 { diagonal, .. } = s.source else {
-        return params;
+    let (diagonal, scale) = match s.source {
+        Source::Generated | Source::Reference(_) => return params,
+        Source::Plonky3 { diagonal, .. } => (diagonal, F::ONE_ELEMENT),
+        Source::Sp1 { diagonal, .. } => {
+            let scale = F::from_u64(1 << 32).inverted().expect("2^32 is invertible");
+            (diagonal, scale)
+        }
     };
-    Poseidon2Params::new(
+    let plonky3 = Poseidon2Params::new(
         s.t,
         s.d,
         s.rounds_f,
         s.rounds_p,
         params.external_round_constants().to_vec(),
         params.internal_round_constants().to_vec(),
-        diagonal.iter().map(|&v| F::from_u64(v)).collect(),
+        diagonal
+            .iter()
+            .map(|&v| scale.mul(F::from_u64(v)))
+            .collect(),
     )
     .unwrap_or_else(|e| panic!("{field} t={}: {e}", s.t))
-    .with_external_matrix(ExternalMatrix::Plonky3)
+    .with_external_matrix(ExternalMatrix::Plonky3);
+    match s.source {
+        Source::Sp1 { .. } => plonky3.with_internal_sum_scale(scale),
+        _ => plonky3,
+    }
+}
+
+/// The table an instance of `field` with the spec `s` takes its round constants from: the
+/// first registry entry before it on the same element type with the same Grain tuple (same
+/// `t`, `R_F`, `R_P`: the same Grain stream), as `(table module, const name)`.
+fn round_constants_base(field: &FieldSpec, s: &Spec) -> Option<(&'static str, String)> {
+    REGISTRY
+        .iter()
+        .take_while(|f| f.table != field.table)
+        .filter(|f| f.type_path == field.type_path)
+        .find_map(|f| {
+            f.instances
+                .iter()
+                .find(|b| (b.t, b.rounds_f, b.rounds_p) == (s.t, s.rounds_f, s.rounds_p))
+                .map(|b| (f.table, format!("{}T{}", f.prefix.to_uppercase(), b.t)))
+        })
 }
 
 /// Renders one field's table file.
@@ -279,51 +316,79 @@ fn render<F: ConstElement>(field: &FieldSpec) -> String {
                  /// Plonky3's hard-coded internal diagonal (`diag_m1` below)."
             )
             .unwrap(),
+            Source::Sp1 { constructor, .. } => writeln!(
+                out,
+                "/// SP1 `{constructor}`: these round constants, `M4 = circ(2, 3, 1, 1)`, the internal\n\
+                 /// matrix `M_I = 2^-32 (J + diag(V))` with SP1's `V` (as `c J + diag(d)`: `c = 2^-32`,\n\
+                 /// `d = 2^-32 V`, the `diag_m1` below)."
+            )
+            .unwrap(),
         }
-        writeln!(out, "#[rustfmt::skip]").unwrap();
-        writeln!(
-            out,
-            "pub(crate) const {prefix}T{t}: Poseidon2Ct<{ty}, {t}, {rf}, {rp}, {d}> = Poseidon2Ct::from_constants(",
+        let head = format!(
+            "pub(crate) const {prefix}T{t}: Poseidon2Ct<{ty}, {t}, {rf}, {rp}, {d}> =",
             prefix = field.prefix.to_uppercase(),
             t = s.t,
             ty = F::type_name(),
             rf = s.rounds_f,
             rp = s.rounds_p,
             d = s.d
-        )
-        .unwrap();
-        writeln!(out, "    // external: R_F rounds of t constants, the R_F / 2 initial rounds then the R_F / 2 final").unwrap();
-        writeln!(out, "    [").unwrap();
-        for round in params.external_round_constants().chunks(s.t) {
-            writeln!(out, "        [").unwrap();
-            for &x in round {
-                writeln!(out, "            {},", x.const_expr()).unwrap();
-            }
-            writeln!(out, "        ],").unwrap();
-        }
-        writeln!(out, "    ],").unwrap();
-        for (name, table) in [
-            (
-                "internal: one constant per partial round",
-                params.internal_round_constants(),
-            ),
-            ("diag_m1: mu_i - 1", params.internal_diagonal_minus_one()),
-        ] {
-            writeln!(out, "    // {name}").unwrap();
-            writeln!(out, "    [").unwrap();
+        );
+        let list = |out: &mut String, indent: &str, table: &[F]| {
+            writeln!(out, "{indent}[").unwrap();
             for &x in table {
-                writeln!(out, "        {},", x.const_expr()).unwrap();
+                writeln!(out, "{indent}    {},", x.const_expr()).unwrap();
+            }
+            writeln!(out, "{indent}]").unwrap();
+        };
+        let base = round_constants_base(field, s);
+        if let Some((table, name)) = &base {
+            writeln!(
+                out,
+                "/// Round constants: those of `{table}::{name}` (the same Grain tuple)."
+            )
+            .unwrap();
+        }
+        writeln!(out, "#[rustfmt::skip]").unwrap();
+        if let Some((table, name)) = base {
+            // The same Grain stream as an earlier table: its round constants, this diagonal.
+            writeln!(out, "{head} super::{table}::{name}").unwrap();
+            writeln!(out, "    // diag_m1").unwrap();
+            writeln!(out, "    .with_internal_diagonal_minus_one(").unwrap();
+            list(&mut out, "        ", params.internal_diagonal_minus_one());
+            writeln!(out, "    )").unwrap();
+        } else {
+            writeln!(out, "{head} Poseidon2Ct::from_constants(").unwrap();
+            writeln!(out, "    // external: R_F rounds of t constants, the R_F / 2 initial rounds then the R_F / 2 final").unwrap();
+            writeln!(out, "    [").unwrap();
+            for round in params.external_round_constants().chunks(s.t) {
+                list(&mut out, "        ", round);
+                out.insert(out.len() - 1, ',');
             }
             writeln!(out, "    ],").unwrap();
+            for (name, table) in [
+                (
+                    "internal: one constant per partial round",
+                    params.internal_round_constants(),
+                ),
+                ("diag_m1: mu_i - 1", params.internal_diagonal_minus_one()),
+            ] {
+                writeln!(out, "    // {name}").unwrap();
+                list(&mut out, "    ", table);
+                out.insert(out.len() - 1, ',');
+            }
+            writeln!(out, ")").unwrap();
         }
-        match params.external_matrix() {
-            ExternalMatrix::HorizenLabs => writeln!(out, ");").unwrap(),
-            ExternalMatrix::Plonky3 => writeln!(
+        if params.external_matrix() == ExternalMatrix::Plonky3 {
+            writeln!(
                 out,
-                ")\n.with_external_matrix(crate::params::ExternalMatrix::Plonky3);"
+                ".with_external_matrix(crate::params::ExternalMatrix::Plonky3)"
             )
-            .unwrap(),
+            .unwrap();
         }
+        if let Some(scale) = params.internal_sum_scale() {
+            writeln!(out, ".with_internal_sum_scale({})", scale.const_expr()).unwrap();
+        }
+        out.insert(out.len() - 1, ';');
     }
     out
 }
@@ -357,7 +422,7 @@ struct FieldSpec {
 /// generated file. Adding a width is one line here, then `cargo run -p xtask -- gen-params`
 /// rewrites the constant tables, the instance declarations and the instance list that tests,
 /// benches and fuzz targets iterate (`testkit/src/registry.rs`).
-const REGISTRY: [FieldSpec; 7] = [
+const REGISTRY: [FieldSpec; 8] = [
     FieldSpec {
         name: "BN254",
         module: "bn254",
@@ -589,6 +654,31 @@ const REGISTRY: [FieldSpec; 7] = [
             ),
         ],
         files: field_files::<GoldilocksFast>,
+    },
+    FieldSpec {
+        name: "SP1 KoalaBear",
+        module: "sp1",
+        table: "sp1_koalabear",
+        prefix: "koalabear_",
+        feature: "koalabear",
+        alias: "Sp1KoalaBear",
+        type_path: "fast_poseidon2::koalabear::KoalaBear",
+        import: None,
+        instances: &[Spec {
+            t: 16,
+            d: 3,
+            rounds_f: 8,
+            rounds_p: 20,
+            source: Source::Sp1 {
+                constructor: "v6 (slop-koala-bear 6.10.0) my_kb_16_perm()",
+                // -2 1 2 4 8 ... 2^13 2^15
+                diagonal: &[
+                    2130706431, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192,
+                    32768,
+                ],
+            },
+        }],
+        files: field_files::<KoalaBear>,
     },
 ];
 
@@ -917,8 +1007,8 @@ fn with_declaration(current: &str, module: &str, declarations: &[String]) -> Str
         panic!("src/instances/{module}.rs lacks the generated-region lines");
     };
     // A module whose instances share their types with another module's (Plonky3's, with the
-    // Horizen Labs instances' shapes) cannot implement `Instance` for them.
-    let instance_trait = module != "plonky3";
+    // Horizen Labs instances' shapes; SP1's, with Plonky3's) cannot implement `Instance` for them.
+    let instance_trait = !matches!(module, "plonky3" | "sp1");
     let call = format!(
         "{BEGIN}\nsuper::declare_instances! {{\n    rounds_f: 8,\n    instance_trait: {instance_trait},\n    instances: [\n{}    ]\n}}\n",
         declarations.concat()

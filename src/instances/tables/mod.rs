@@ -18,5 +18,7 @@ pub(crate) mod plonky3_babybear;
 pub(crate) mod plonky3_goldilocks;
 #[cfg(feature = "koalabear")]
 pub(crate) mod plonky3_koalabear;
+#[cfg(feature = "koalabear")]
+pub(crate) mod sp1_koalabear;
 #[cfg(feature = "stark252")]
 pub(crate) mod stark252;
