@@ -558,7 +558,94 @@ fn batch_rows<'a>() -> Vec<Row<'a>> {
         fast_poseidon2::instances::goldilocks::ct::t12(),
         plonky3_packed_12,
     ));
+    #[cfg(feature = "monty31")]
+    rows.extend(monty31_batch_rows());
     rows
+}
+
+/// The canonical integer of one of our 31-bit-field elements.
+#[cfg(feature = "monty31")]
+fn to_u32<F: PrimeField>(x: &F) -> u32 {
+    let mut bytes = [0u8; 4];
+    x.write_canonical_be_bytes(&mut bytes);
+    u32::from_be_bytes(bytes)
+}
+
+/// BabyBear and KoalaBear width-16 batches on Plonky3's own instances (`instances::plonky3`),
+/// against p3-poseidon2's AVX2 packed permutation (8 states per call) on the same pool, its
+/// outputs checked against ours. Plonky3 picks its vector code at compile time: the packed row
+/// exists only when built with `RUSTFLAGS="-C target-feature=+avx2"` (or a native target CPU
+/// that has it).
+#[cfg(feature = "monty31")]
+fn monty31_batch_rows<'a>() -> Vec<Row<'a>> {
+    use fast_poseidon2::instances::plonky3::ct;
+    /// The packed Plonky3 contender: `$p3` the crate, `$elem` its field, `$packed` its AVX2
+    /// type, `$perm` its default width-16 permutation; `$pool` our states, `$outputs` our
+    /// permutation of each (the reference).
+    macro_rules! packed {
+        ($p3:ident, $elem:ident, $packed:ident, $perm:ident, $pool:expr, $outputs:expr) => {{
+            #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+            {
+                use p3_field::PrimeField32;
+                use p3_symmetric::Permutation;
+                use $p3::$packed as Packed;
+                let (pool, outputs) = ($pool, $outputs);
+                let p3 = $p3::$perm();
+                let inputs: Vec<[Packed; 16]> = pool
+                    .chunks_exact(8)
+                    .map(|lanes| {
+                        core::array::from_fn(|i| {
+                            Packed(core::array::from_fn(|l| $p3::$elem::new(to_u32(&lanes[l][i]))))
+                        })
+                    })
+                    .collect();
+                let hex32 = |v: u32| format!("{v:08x}");
+                let expected: Vec<Vec<String>> = outputs
+                    .chunks_exact(8)
+                    .map(|lanes| {
+                        lanes
+                            .iter()
+                            .flat_map(|s| s.iter().map(|x| hex32(to_u32(x))))
+                            .collect()
+                    })
+                    .collect();
+                let mut packed = contender(
+                    concat!("p3-poseidon2 0.8 AVX2 packed (", stringify!($packed), ", 8 states per call)"),
+                    "Plonky3's own instance, same as ours",
+                    inputs,
+                    move |s| p3.permute(*s),
+                    move |out: &[Packed; 16]| {
+                        (0..8)
+                            .flat_map(|l| out.iter().map(move |x| hex32(x.0[l].as_canonical_u32())))
+                            .collect()
+                    },
+                    Some(&expected),
+                );
+                packed.per_call = 8;
+                vec![packed]
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+            {
+                let _ = ($pool, $outputs);
+                println!(
+                    "(p3-poseidon2's AVX2 packed rows need RUSTFLAGS=\"-C target-feature=+avx2\")"
+                );
+                Vec::new()
+            }
+        }};
+    }
+    vec![
+        batch_row("BabyBear t=16 batch permutation", ct::babybear_t16(), |pool| {
+            let outputs: Vec<[_; 16]> =
+                pool.iter().map(|s| ct::babybear_t16().permutation(s)).collect();
+            packed!(p3_baby_bear, BabyBear, PackedBabyBearAVX2, default_babybear_poseidon2_16, pool, outputs)
+        }),
+        batch_row("KoalaBear t=16 batch permutation", ct::koalabear_t16(), |pool| {
+            let outputs: Vec<[_; 16]> =
+                pool.iter().map(|s| ct::koalabear_t16().permutation(s)).collect();
+            packed!(p3_koala_bear, KoalaBear, PackedKoalaBearAVX2, default_koalabear_poseidon2_16, pool, outputs)
+        }),
+    ]
 }
 
 /// p3-poseidon2's packed Goldilocks width-12 permutation, 8 states per call. Plonky3 picks its
