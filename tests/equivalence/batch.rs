@@ -744,9 +744,7 @@ mod monty31 {
             vec![[zero; T]; 24],
             vec![[p_minus_1; T]; 24],
             (0..24)
-                .map(|s| {
-                    core::array::from_fn(|j| if (s + j) % 2 == 0 { zero } else { p_minus_1 })
-                })
+                .map(|s| core::array::from_fn(|j| if (s + j) % 2 == 0 { zero } else { p_minus_1 }))
                 .collect(),
         ];
         let sized = (0..=100).map(|n| (format!("size {n}"), states::<F, T>(n, 1000 + n as u64)));
@@ -757,7 +755,12 @@ mod monty31 {
         for (what, input) in sized.chain(extreme) {
             let mut batch = input.clone();
             perm.batch(&mut batch);
-            assert_scalar(&perm, &input, &batch, &format!("{name}, default backend, {what}"));
+            assert_scalar(
+                &perm,
+                &input,
+                &batch,
+                &format!("{name}, default backend, {what}"),
+            );
             if avx2 {
                 let mut batch = input.clone();
                 assert!(perm.batch_on(BatchBackend::Avx2, &mut batch));
