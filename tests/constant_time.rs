@@ -10,10 +10,11 @@
 //! `valgrind --error-exitcode` and fails on any report.
 //!
 //! Needs `valgrind` on `PATH` (Debian: `apt-get install valgrind`; `.ci/run` installs it;
-//! `FAST_POSEIDON2_NO_VALGRIND=1` skips the check where it cannot be installed). The
-//! vector kernels are not covered here: valgrind has no AVX-512, so under valgrind the crate's
-//! runtime detection picks the portable batch path (the kernels' notes are in their docs and
-//! the statistical test in `scripts/`).
+//! `FAST_POSEIDON2_NO_VALGRIND=1` skips the check where it cannot be installed). The AVX2
+//! batch kernels (31-bit Montgomery and Goldilocks) run here too, on 8 secret states forced
+//! onto them with `permute_batch_on`; the AVX-512 kernels are not covered: valgrind has no
+//! AVX-512, so under valgrind the crate's runtime detection never picks them (their notes are
+//! in their docs and the statistical test in `scripts/`).
 #![cfg(all(feature = "std", target_arch = "x86_64", target_os = "linux"))]
 
 use fast_poseidon2::instances::circom_bn254;
@@ -112,6 +113,19 @@ fn secret_state_run() {
                 ct.permute_batch(&mut batch);
                 batch.concat()
             });
+            // Whole vector groups (8 states: one group of the 31-bit Montgomery kernel, two of
+            // Goldilocks') on the AVX2 kernel, where it runs this field on valgrind's CPU (which
+            // has AVX2 and no AVX-512).
+            let avx2 = fast_poseidon2::BatchBackend::Avx2;
+            if ct.permute_batch_on(avx2, &mut []) {
+                println!("{name}: AVX2 batch kernel on 8 secret states");
+                let group: Vec<[_; $t]> = (0..8).map(|_| random_state(&mut rng)).collect();
+                same(group.as_flattened(), &|s| {
+                    let mut batch = s.as_chunks::<$t>().0.to_vec();
+                    assert!(ct.permute_batch_on(avx2, &mut batch));
+                    batch.concat()
+                });
+            }
             let leaves = random_elements(&mut rng, 4 * $group);
             let rate = $t - $digest;
             same(&leaves, &|x| cached.hash(&x, rate, $digest).unwrap());

@@ -1,6 +1,6 @@
 //! What the SIMD batch kernels read of a field, derived from its [`super::Representation`]
 //! hooks: per kernel family, the field's data (the AVX-512 IFMA [`avx512_ifma::Modulus`], the
-//! Goldilocks [`goldilocks::Form`]) and the conversion of a round constant to the kernel's form
+//! Goldilocks [`goldilocks::Form`], the 31-bit Montgomery [`monty31::Modulus`]) and the conversion of a round constant to the kernel's form
 //! (`word`). Plain integer arithmetic, no `unsafe` and no CPU detection: the kernels themselves,
 //! and the choice of one, are in `crate::simd`.
 
@@ -149,5 +149,64 @@ pub(crate) mod goldilocks {
     pub(crate) fn word<F: Field>(form: &Form, c: F) -> [u64; 5] {
         let value = form.plain(c.to_goldilocks_word(Sealed(())).unwrap_or(0));
         [value, value >> 32, 0, 0, 0]
+    }
+}
+
+/// The 31-bit Montgomery kernel's form (AVX2): one `u32` per element, the field's own stored
+/// word `x · 2^32 mod p`, canonical; round constants with their precomputed reduction factor.
+pub(crate) mod monty31 {
+    use crate::field::{Field, Sealed};
+
+    /// `p^-1 mod 2^32` for an odd `p`, by Newton's iteration `x <- x (2 - p x)` (each step
+    /// doubles the correct low bits; `x = p` is right to 3 bits since `p^2 = 1 mod 8`).
+    pub(crate) const fn inverse(p: u32) -> u32 {
+        let mut x = p;
+        let mut i = 0;
+        while i < 4 {
+            x = x.wrapping_mul(2u32.wrapping_sub(p.wrapping_mul(x)));
+            i += 1;
+        }
+        x
+    }
+
+    /// The modulus of a field the kernel takes.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Modulus {
+        /// `p`, odd, `2^30 < p < 2^31`.
+        pub(crate) p: u32,
+        /// `p^-1 mod 2^32`.
+        pub(crate) p_inv: u32,
+    }
+
+    impl Modulus {
+        /// `F`'s modulus, or `None` if `F` is not a 31-bit Montgomery field the kernel reads
+        /// (the hook's claim is checked: `p` odd and 31 bits long, `ONE` stored as
+        /// `2^32 mod p`).
+        pub(crate) fn of<F: Field>() -> Option<Self> {
+            let p = F::MONTY31_MODULUS?;
+            if p % 2 == 0 || p <= 1 << 30 || p >= 1 << 31 {
+                return None;
+            }
+            let one = F::ONE_ELEMENT.to_monty31_word(Sealed(()))?;
+            (u64::from(one) == (1u64 << 32) % u64::from(p)).then(|| Modulus {
+                p,
+                p_inv: inverse(p),
+            })
+        }
+    }
+
+    /// The round constant `c` in kernel form: `[w, w p^-1 mod 2^32, w - p mod 2^32, 0, 0]` with
+    /// `w` its stored word (`c · 2^32 mod p`, canonical): the word, its factor for the
+    /// Montgomery quotient of a product by it, and the word minus `p` (a negative `i32`) for
+    /// the S-box's signed input.
+    pub(crate) fn word<F: Field>(m: &Modulus, c: F) -> [u64; 5] {
+        let w = c.to_monty31_word(Sealed(())).unwrap_or(0);
+        [
+            u64::from(w),
+            u64::from(w.wrapping_mul(m.p_inv)),
+            u64::from(w.wrapping_sub(m.p)),
+            0,
+            0,
+        ]
     }
 }

@@ -15,7 +15,7 @@
 //! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the
 //! crate's other fields.
 
-use crate::field::{Field, PrimeField, Representation};
+use crate::field::{Field, PrimeField, Representation, Sealed};
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
@@ -158,8 +158,20 @@ impl<P: Monty31Modulus> Default for Monty31<P> {
     }
 }
 
-/// The portable batch path (no SIMD kernel takes these fields yet).
-impl<P: Monty31Modulus> Representation for Monty31<P> {}
+/// The 31-bit Montgomery batch kernel's hooks: the stored word is `x · 2^32 mod p`, canonical.
+impl<P: Monty31Modulus> Representation for Monty31<P> {
+    const MONTY31_MODULUS: Option<u32> = Some(Self::P);
+
+    #[inline(always)]
+    fn to_monty31_word(self, _: Sealed) -> Option<u32> {
+        Some(self.monty)
+    }
+
+    #[inline(always)]
+    fn from_monty31_word(word: u32, _: Sealed) -> Option<Self> {
+        Some(Self::from_monty(word))
+    }
+}
 
 impl<P: Monty31Modulus> Field for Monty31<P> {
     const ZERO_ELEMENT: Self = Self::from_monty(0);

@@ -19,7 +19,7 @@ use super::Sealed;
 ///
 /// and stays on the portable batch path, with no `unsafe` exposure: a backend trusts a field
 /// only when the sealed methods answer, which only this crate's own implementations (ark-ff's
-/// `Fp`, `GoldilocksFast`) do, and it re-checks their claim once (e.g. `ONE` must be stored
+/// `Fp`, `GoldilocksFast`, `Monty31`) do, and it re-checks their claim once (e.g. `ONE` must be stored
 /// as `2^256 mod p`). The compile-time facts (the modulus limbs, the Goldilocks factor) are
 /// associated consts, so a backend's per-field data costs nothing per call; overriding one of
 /// them elsewhere changes nothing, since the methods still answer `None`.
@@ -39,6 +39,12 @@ pub trait Representation: Sized {
     /// the Goldilocks batch kernels.
     #[doc(hidden)]
     const GOLDILOCKS_FACTOR: Option<u64> = None;
+
+    /// `Some(p)` if every element `x` is stored as one `u32`, `x * 2^32 mod p`, canonical
+    /// (`< p`), for an odd `p` with `2^30 < p < 2^31` (BabyBear, KoalaBear); `None` (the
+    /// default) keeps the field off the 31-bit Montgomery batch kernel.
+    #[doc(hidden)]
+    const MONTY31_MODULUS: Option<u32> = None;
 
     /// The four limbs of `self * 2^256 mod p`, when [`Self::MONTGOMERY_256_MODULUS`] is
     /// `Some`. Sealed.
@@ -66,6 +72,21 @@ pub trait Representation: Sized {
     /// when [`Self::GOLDILOCKS_FACTOR`] is `Some`.
     #[doc(hidden)]
     fn from_goldilocks_word(word: u64, _: Sealed) -> Option<Self> {
+        let _ = word;
+        None
+    }
+
+    /// The stored word `x * 2^32 mod p` of `self`, when [`Self::MONTY31_MODULUS`] is `Some(p)`.
+    /// Sealed.
+    #[doc(hidden)]
+    fn to_monty31_word(self, _: Sealed) -> Option<u32> {
+        None
+    }
+
+    /// The element stored as `word` (which must be `< p`: nothing checks it, hence sealed),
+    /// when [`Self::MONTY31_MODULUS`] is `Some(p)`.
+    #[doc(hidden)]
+    fn from_monty31_word(word: u32, _: Sealed) -> Option<Self> {
         let _ = word;
         None
     }

@@ -22,17 +22,22 @@ pub enum BatchBackend {
     /// AVX-512F, 8 states per vector group (Goldilocks: `GoldilocksFast` and ark's
     /// `Goldilocks`).
     Avx512,
-    /// AVX2, 4 states per vector group (Goldilocks, on CPUs without AVX-512F).
+    /// AVX2: 4 states per vector group for Goldilocks (on CPUs without AVX-512F), 8 for the
+    /// 31-bit Montgomery fields (BabyBear, KoalaBear).
     Avx2,
 }
 
 impl BatchBackend {
-    /// The states of one vector group: the fewest a batch needs to reach the kernel
-    /// (`usize::MAX` for the portable path, which has none).
-    pub(crate) const fn group_states(self) -> usize {
+    /// The states of one vector group of this backend's kernel for the field `F`: the fewest a
+    /// batch needs to reach the kernel (`usize::MAX` for the portable path, which has none).
+    /// The kernel family is the field's: 32-bit lanes for a 31-bit Montgomery field
+    /// ([`crate::field::Representation::MONTY31_MODULUS`]), 64-bit lanes for Goldilocks, four
+    /// 52-bit-limb lanes for AVX-512 IFMA.
+    pub(crate) const fn group_states<F: Field>(self) -> usize {
         match self {
             BatchBackend::Portable => usize::MAX,
             BatchBackend::Avx512Ifma | BatchBackend::Avx512 => 8,
+            BatchBackend::Avx2 if F::MONTY31_MODULUS.is_some() => 8,
             BatchBackend::Avx2 => 4,
         }
     }
@@ -40,7 +45,8 @@ impl BatchBackend {
 
 /// A round constant in a kernel's form: for AVX-512 IFMA the five 52-bit limbs of
 /// `c * 2^260 mod p`, canonical; for the Goldilocks kernels `[v, v >> 32, 0, 0, 0]` with `v` the
-/// canonical plain value.
+/// canonical plain value; for the 31-bit Montgomery kernel `[w, w p^-1 mod 2^32, w - p mod 2^32,
+/// 0, 0]` with `w` the stored word (`kernel_form::monty31::word`).
 pub(crate) type Word = [u64; 5];
 
 /// A field's data for its kernel family, derived once (see [`BatchCache`]).
@@ -52,6 +58,9 @@ pub(crate) enum Kernel {
     #[cfg(fast_poseidon2_simd)]
     /// How the field stores Goldilocks elements (AVX-512F and AVX2 kernels).
     Goldilocks(kernel_form::goldilocks::Form),
+    #[cfg(fast_poseidon2_simd)]
+    /// The modulus of a 31-bit Montgomery field (AVX2 kernel).
+    Monty31(kernel_form::monty31::Modulus),
 }
 
 impl Kernel {
@@ -68,6 +77,9 @@ impl Kernel {
             if let Some(form) = kernel_form::goldilocks::Form::of::<F>() {
                 return Some(Kernel::Goldilocks(form));
             }
+            if let Some(modulus) = kernel_form::monty31::Modulus::of::<F>() {
+                return Some(Kernel::Monty31(modulus));
+            }
         }
         None
     }
@@ -79,6 +91,8 @@ impl Kernel {
             Kernel::Ifma(_) => kernel_form::avx512_ifma::word(c),
             #[cfg(fast_poseidon2_simd)]
             Kernel::Goldilocks(ref form) => kernel_form::goldilocks::word(form, c),
+            #[cfg(fast_poseidon2_simd)]
+            Kernel::Monty31(ref modulus) => kernel_form::monty31::word(modulus, c),
         }
     }
 }

@@ -13,6 +13,11 @@
 //!   one `u64` lane per element with the special-form reduction. Taken for the Goldilocks field
 //!   (`GoldilocksFast` and ark's `Goldilocks`): AVX-512F when the CPU has it, else AVX2.
 //!   Poseidon2 only: Poseidon1 batches over Goldilocks run the portable path.
+//! - **AVX2, 31-bit Montgomery** ([`monty31`], x86_64 with `std`): 8 states per vector group,
+//!   one `u32` lane per element in the field's own Montgomery form (`x 2^32 mod p`), products
+//!   as even/odd 32 x 32-bit multiplications with a signed Montgomery reduction. Taken for
+//!   BabyBear and KoalaBear (`Monty31`) when the CPU has AVX2. Poseidon2 only: Poseidon1
+//!   batches over these fields run the portable path.
 //!
 //! The scalar MULX/ADX Montgomery product and the assembly addition of BN254 and BLS12-381
 //! (one state at a time) are not batch backends: they live in the field layer
@@ -68,6 +73,7 @@ macro_rules! simd_only {
 simd_only! { items:
     mod avx512_ifma;
     mod goldilocks;
+    mod monty31;
 }
 mod permutations;
 
@@ -75,14 +81,17 @@ mod permutations;
 /// run the portable path instead when this is a Goldilocks backend, whose kernels do not have
 /// Poseidon1's rounds).
 ///
-/// Batches smaller than one vector group (8 states; 4 on [`BatchBackend::Avx2`]), and the last
-/// states of any batch that do not fill a group, always run on the portable path.
+/// Batches smaller than one vector group (8 states; 4 for Goldilocks on [`BatchBackend::Avx2`]),
+/// and the last states of any batch that do not fill a group, always run on the portable path.
 pub fn batch_backend<F: Field>() -> BatchBackend {
     simd_only! { statements:
         if avx512_ifma::supports::<F>() {
             return BatchBackend::Avx512Ifma;
         };
         if let Some(backend) = goldilocks::best::<F>() {
+            return backend;
+        };
+        if let Some(backend) = monty31::best::<F>() {
             return backend;
         };
     }
@@ -96,7 +105,7 @@ pub(crate) fn runs<F: Field>(backend: BatchBackend) -> bool {
         match backend {
             BatchBackend::Portable => {}
             BatchBackend::Avx512Ifma => return avx512_ifma::supports::<F>(),
-            _ => return goldilocks::runs::<F>(backend),
+            _ => return goldilocks::runs::<F>(backend) || monty31::runs::<F>(backend),
         };
     }
     backend == BatchBackend::Portable
@@ -148,7 +157,7 @@ impl<S: Tables> BatchCache<S> {
         states: usize,
     ) -> Batch<'a, F, S::Layout> {
         simd_only! { statements:
-            if states >= backend.group_states() {
+            if states >= backend.group_states::<F>() {
                 let prepared = self.cell.get_or_init(|| {
                     let kernel = Kernel::of::<F>();
                     Prepared {
@@ -196,6 +205,11 @@ trait BatchRounds<F: Field>: Layout {
     /// the family's rounds.
     #[cfg(fast_poseidon2_simd)]
     fn goldilocks(rc: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>>;
+
+    /// The kernel-form constants as the 31-bit Montgomery kernel runs them, `None` if it does
+    /// not have the family's rounds.
+    #[cfg(fast_poseidon2_simd)]
+    fn monty31(rc: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>>;
 }
 
 impl<F: Field + LinearLayers> BatchRounds<F> for Poseidon2Layout {
@@ -211,6 +225,10 @@ impl<F: Field + LinearLayers> BatchRounds<F> for Poseidon2Layout {
     fn goldilocks(rc: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>> {
         Some(rc)
     }
+    #[cfg(fast_poseidon2_simd)]
+    fn monty31(rc: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>> {
+        Some(rc)
+    }
 }
 
 impl<F: Field> BatchRounds<F> for Poseidon1Layout {
@@ -224,6 +242,10 @@ impl<F: Field> BatchRounds<F> for Poseidon1Layout {
     }
     #[cfg(fast_poseidon2_simd)]
     fn goldilocks(_: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>> {
+        None
+    }
+    #[cfg(fast_poseidon2_simd)]
+    fn monty31(_: Self::Of<'_, Word>) -> Option<RoundConstants<'_, Word>> {
         None
     }
 }
@@ -259,6 +281,12 @@ fn permute_batch<F: Field, L: BatchRounds<F>, const D: u64>(
                     _ => states,
                 }
             }
+            (backend, Some((Kernel::Monty31(_), rc))) => match L::monty31(rc) {
+                Some(rc) if const { F::MONTY31_MODULUS.is_some() } => {
+                    monty31::permute_batch::<F, D>(states, t, rc, backend)
+                }
+                _ => states,
+            },
             _ => states,
         };
     }

@@ -659,3 +659,115 @@ mod merkle_builder {
         );
     }
 }
+
+/// The 31-bit Montgomery fields' AVX2 kernel (8 states per vector group) for each of the seven
+/// BabyBear and KoalaBear instances (SP1's runs the scaled internal layer): `permute_batch_on(Avx2, ..)` and the default
+/// `permute_batch` equal the scalar permutation for every batch size 0 to 100 (every remainder
+/// of the groups, one to twelve groups) on random states mixed with the extreme patterns of
+/// [`states`], and on batches of all-zero, all-`p - 1` and mixed extreme states.
+#[cfg(all(feature = "babybear", feature = "koalabear"))]
+mod monty31 {
+    use super::*;
+
+    /// The seven instances' checks, one test each.
+    macro_rules! monty31_tests {
+        ($($name:ident: $field:ty, $ct:expr, $t:literal;)*) => {$(
+            #[test]
+            fn $name() {
+                check::<$field, $t>($ct, stringify!($name));
+            }
+        )*};
+    }
+
+    monty31_tests! {
+        babybear_t16: fast_poseidon2::babybear::BabyBear,
+            fast_poseidon2::instances::babybear::ct::t16(), 16;
+        babybear_t24: fast_poseidon2::babybear::BabyBear,
+            fast_poseidon2::instances::babybear::ct::t24(), 24;
+        plonky3_babybear_t16: fast_poseidon2::babybear::BabyBear,
+            fast_poseidon2::instances::plonky3::ct::babybear_t16(), 16;
+        plonky3_babybear_t24: fast_poseidon2::babybear::BabyBear,
+            fast_poseidon2::instances::plonky3::ct::babybear_t24(), 24;
+        plonky3_koalabear_t16: fast_poseidon2::koalabear::KoalaBear,
+            fast_poseidon2::instances::plonky3::ct::koalabear_t16(), 16;
+        plonky3_koalabear_t24: fast_poseidon2::koalabear::KoalaBear,
+            fast_poseidon2::instances::plonky3::ct::koalabear_t24(), 24;
+        sp1_koalabear_t16: fast_poseidon2::koalabear::KoalaBear,
+            fast_poseidon2::instances::sp1::ct::koalabear_t16(), 16;
+    }
+
+    /// A permutation as the checks call it (the const-generic type, whatever its shape).
+    trait Perm<F, const T: usize> {
+        fn scalar(&self, x: &[F; T]) -> [F; T];
+        fn batch(&self, states: &mut [[F; T]]);
+        fn batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool;
+    }
+
+    impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
+        Perm<F, T> for Poseidon2Ct<F, T, RF, RP, D>
+    {
+        fn scalar(&self, x: &[F; T]) -> [F; T] {
+            self.permutation(x)
+        }
+        fn batch(&self, states: &mut [[F; T]]) {
+            self.permute_batch(states)
+        }
+        fn batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool {
+            self.permute_batch_on(backend, states)
+        }
+    }
+
+    /// Each state of `batch` equals the scalar permutation of the same state of `input`.
+    fn assert_scalar<F: Extremes, const T: usize>(
+        perm: &impl Perm<F, T>,
+        input: &[[F; T]],
+        batch: &[[F; T]],
+        what: &str,
+    ) {
+        for (i, (got, x)) in batch.iter().zip(input).enumerate() {
+            assert_eq!(*got, perm.scalar(x), "{what}, state {i}");
+        }
+    }
+
+    fn check<F: Extremes, const T: usize>(perm: impl Perm<F, T>, name: &str) {
+        let expected = match (SIMD_BUILD, cpu_has!("avx2")) {
+            (true, true) => BatchBackend::Avx2,
+            _ => BatchBackend::Portable,
+        };
+        assert_eq!(batch_backend::<F>(), expected, "{name}: default backend");
+        let avx2 = perm.batch_on(BatchBackend::Avx2, &mut []);
+        assert_eq!(avx2, expected == BatchBackend::Avx2, "{name}: Avx2 runs");
+        if !avx2 {
+            eprintln!("NOTE: {name}: no AVX2 on this CPU/build: only the default path tested");
+        }
+        let p_minus_1 = minus_one::<F>();
+        let zero = F::ZERO_ELEMENT;
+        let extremes: [Vec<[F; T]>; 3] = [
+            vec![[zero; T]; 24],
+            vec![[p_minus_1; T]; 24],
+            (0..24)
+                .map(|s| core::array::from_fn(|j| if (s + j) % 2 == 0 { zero } else { p_minus_1 }))
+                .collect(),
+        ];
+        let sized = (0..=100).map(|n| (format!("size {n}"), states::<F, T>(n, 1000 + n as u64)));
+        let extreme = extremes
+            .into_iter()
+            .zip(["all 0", "all p - 1", "mixed 0 / p - 1"])
+            .map(|(s, what)| (what.to_string(), s));
+        for (what, input) in sized.chain(extreme) {
+            let mut batch = input.clone();
+            perm.batch(&mut batch);
+            assert_scalar(
+                &perm,
+                &input,
+                &batch,
+                &format!("{name}, default backend, {what}"),
+            );
+            if avx2 {
+                let mut batch = input.clone();
+                assert!(perm.batch_on(BatchBackend::Avx2, &mut batch));
+                assert_scalar(&perm, &input, &batch, &format!("{name}, Avx2, {what}"));
+            }
+        }
+    }
+}
