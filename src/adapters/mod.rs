@@ -25,17 +25,25 @@
 #[cfg(feature = "arkworks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "arkworks")))]
 pub mod arkworks;
+#[cfg(feature = "p3")]
+#[cfg_attr(docsrs, doc(cfg(feature = "p3")))]
+pub mod plonky3;
 #[cfg(feature = "rs_merkle")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rs_merkle")))]
 pub mod rs_merkle;
 
+#[cfg(any(feature = "arkworks", feature = "rs_merkle"))]
 use crate::instances::Instance;
+#[cfg(any(feature = "arkworks", feature = "rs_merkle"))]
 use crate::modes::compress::compress_into;
+#[cfg(any(feature = "arkworks", feature = "rs_merkle"))]
 use crate::modes::merkle_arity;
+#[cfg(any(feature = "arkworks", feature = "rs_merkle"))]
 use crate::modes::sponge::hash_pieces_unchecked;
 
 /// The binary node of the module docs: `left` and `right` (`D` elements each) to `out` (`D`
 /// elements).
+#[cfg(any(feature = "arkworks", feature = "rs_merkle"))]
 pub(crate) fn two_to_one<P: Instance>(left: &[P::Field], right: &[P::Field], out: &mut [P::Field]) {
     let perm = P::get();
     match merkle_arity(P::WIDTH, P::DIGEST_LEN) {
