@@ -115,7 +115,11 @@ fn sponge_and_compression_agree<
     for len in 0..=3 * RATE + 1 {
         let input: Vec<X> = (0..len).map(|_| random_element(&mut rng)).collect();
         let digest: [X; OUT] = ours_hash.hash_slice(&input);
-        assert_eq!(digest, theirs_hash.hash_slice(&input), "sponge, {len} elements");
+        assert_eq!(
+            digest,
+            theirs_hash.hash_slice(&input),
+            "sponge, {len} elements"
+        );
     }
     let ours_compress = TruncatedPermutation::<_, 2, OUT, T>::new(ours);
     let theirs_compress = TruncatedPermutation::<_, 2, OUT, T>::new(theirs);
@@ -152,8 +156,10 @@ macro_rules! mmcs_agree {
     ($field:ty, $ours:expr, $theirs:expr, $t:literal, $rate:literal, $out:literal, $seed:literal) => {{
         type X = $field;
         type Packing = <X as p3_field::Field>::Packing;
-        fn mmcs<P: p3_symmetric::CryptographicPermutation<[X; $t]>
-            + p3_symmetric::CryptographicPermutation<[Packing; $t]>>(
+        fn mmcs<
+            P: p3_symmetric::CryptographicPermutation<[X; $t]>
+                + p3_symmetric::CryptographicPermutation<[Packing; $t]>,
+        >(
             perm: P,
             cap_height: usize,
         ) -> MerkleTreeMmcs<
