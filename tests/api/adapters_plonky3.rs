@@ -11,7 +11,7 @@
 #![cfg(feature = "p3")]
 
 use fast_poseidon2::adapters::plonky3::{self as adapter, Plonky3Field};
-use p3_commit::Mmcs;
+use p3_commit::{BatchOpeningRef, Mmcs};
 use p3_field::{FieldArray, PrimeCharacteristicRing, PrimeField64};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
@@ -185,17 +185,23 @@ macro_rules! mmcs_agree {
             let (theirs_commit, theirs_data) = theirs.commit(matrices.clone());
             assert_eq!(ours_commit, theirs_commit, "cap height {cap_height}");
             for index in [0, 1, 36, 63] {
+                // The proof type is the digests' (`Vec<[X; OUT]>`), the same on both sides;
+                // each side's `BatchOpeningRef` is built from the other's parts.
                 let opening = ours.open_batch(index, &ours_data);
+                let as_theirs =
+                    BatchOpeningRef::new(&opening.opened_values, &opening.opening_proof);
                 theirs
-                    .verify_batch(&theirs_commit, &dims, index, (&opening).into())
+                    .verify_batch(&theirs_commit, &dims, index, as_theirs)
                     .expect("our opening, their verifier");
                 let opening = theirs.open_batch(index, &theirs_data);
-                ours.verify_batch(&ours_commit, &dims, index, (&opening).into())
+                let as_ours = BatchOpeningRef::new(&opening.opened_values, &opening.opening_proof);
+                ours.verify_batch(&ours_commit, &dims, index, as_ours)
                     .expect("their opening, our verifier");
-                let mut tampered = opening;
-                tampered.opened_values[0][0] += X::ONE;
+                let mut tampered = opening.opened_values.clone();
+                tampered[0][0] += X::ONE;
+                let tampered = BatchOpeningRef::new(&tampered, &opening.opening_proof);
                 assert!(
-                    ours.verify_batch(&ours_commit, &dims, index, (&tampered).into())
+                    ours.verify_batch(&ours_commit, &dims, index, tampered)
                         .is_err(),
                     "a changed opened value must fail"
                 );
@@ -232,12 +238,12 @@ mod babybear {
 
     #[test]
     fn sponge_and_compression_agree() {
-        super::sponge_and_compression_agree::<_, _, _, 16, 8, 8>(
+        super::sponge_and_compression_agree::<p3_baby_bear::BabyBear, _, _, 16, 8, 8>(
             adapter::BABYBEAR_T16,
             p3_baby_bear::default_babybear_poseidon2_16(),
             161,
         );
-        super::sponge_and_compression_agree::<_, _, _, 24, 16, 8>(
+        super::sponge_and_compression_agree::<p3_baby_bear::BabyBear, _, _, 24, 16, 8>(
             adapter::BABYBEAR_T24,
             p3_baby_bear::default_babybear_poseidon2_24(),
             241,
@@ -286,12 +292,12 @@ mod koalabear {
 
     #[test]
     fn sponge_and_compression_agree() {
-        super::sponge_and_compression_agree::<_, _, _, 16, 8, 8>(
+        super::sponge_and_compression_agree::<p3_koala_bear::KoalaBear, _, _, 16, 8, 8>(
             adapter::KOALABEAR_T16,
             p3_koala_bear::default_koalabear_poseidon2_16(),
             1161,
         );
-        super::sponge_and_compression_agree::<_, _, _, 24, 16, 8>(
+        super::sponge_and_compression_agree::<p3_koala_bear::KoalaBear, _, _, 24, 16, 8>(
             adapter::KOALABEAR_T24,
             p3_koala_bear::default_koalabear_poseidon2_24(),
             1241,
@@ -361,17 +367,17 @@ mod goldilocks {
 
     #[test]
     fn sponge_and_compression_agree() {
-        super::sponge_and_compression_agree::<_, _, _, 8, 4, 4>(
+        super::sponge_and_compression_agree::<Goldilocks, _, _, 8, 4, 4>(
             adapter::GOLDILOCKS_T8,
             p3_goldilocks::default_goldilocks_poseidon2_8(),
             2081,
         );
-        super::sponge_and_compression_agree::<_, _, _, 12, 8, 4>(
+        super::sponge_and_compression_agree::<Goldilocks, _, _, 12, 8, 4>(
             adapter::GOLDILOCKS_T12,
             p3_goldilocks::default_goldilocks_poseidon2_12(),
             2121,
         );
-        super::sponge_and_compression_agree::<_, _, _, 16, 8, 4>(
+        super::sponge_and_compression_agree::<Goldilocks, _, _, 16, 8, 4>(
             adapter::GOLDILOCKS_T16,
             p3_goldilocks::default_goldilocks_poseidon2_16(),
             2161,
