@@ -1,6 +1,6 @@
 //! Adapters to the Merkle-tree and proof libraries people already use, each behind its own
 //! Cargo feature. The arkworks and rs_merkle adapters are generic over a shipped instance type
-//! `P: `[`Instance`](crate::instances::Instance) (e.g. `instances::bn254::Bn254T3`); no value
+//! `P: `[`Instance`] (e.g. `instances::bn254::Bn254T3`); no value
 //! is needed, the types are zero-sized. The Plonky3 adapter wraps a permutation value (a
 //! `const` per Plonky3 instance, 8 bytes).
 //!
