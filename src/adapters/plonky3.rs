@@ -34,8 +34,9 @@
 //! - Goldilocks: ours to Plonky3 copies the `u64` (both accept any `u64` as a lazy
 //!   representation); Plonky3 to ours takes `as_canonical_u64` (one conditional subtraction).
 //!
-//! Measured on one x86_64 core (shared machine; `permute_mut` on `[p3 field; t]` through the
-//! adapter against this crate's own `permute_mut` on `[F; t]`): see `docs/adapters.md`.
+//! Cost: `2t` such conversions per call, below the noise of a shared machine next to the
+//! permutation itself (`cargo bench --bench permutation --features p3 -- plonky3_adapter`;
+//! numbers in `docs/adapters.md`).
 //!
 //! Packed states (`[PackedBabyBearAVX2; 16]` and the like, which Plonky3's `MerkleTreeMmcs`
 //! uses for its `Val::Packing` configurations) are permuted one lane at a time with the scalar
