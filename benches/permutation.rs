@@ -4,6 +4,11 @@
 //! Independent inputs: every iteration permutes a fresh random state drawn by criterion's
 //! `iter_batched` setup (outside the timed region), so no state carries from one iteration
 //! to the next. `cargo bench --bench permutation`.
+//!
+//! With `--features p3` (and the three fields' default features), the group `plonky3_adapter/{instance}` times the seven Plonky3
+//! instances three ways on the same kind of input: this crate's `permute_mut` on `[F; t]`
+//! ("ct"), the same through `adapters::plonky3` on `[p3 field; t]` ("adapter": the difference is
+//! the boundary's conversions), and Plonky3 0.8.0's own scalar permutation ("plonky3").
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use fast_poseidon2::Poseidon2;
@@ -58,5 +63,111 @@ fn permutations(c: &mut Criterion) {
     testkit::for_each_instance!(bench);
 }
 
+/// The boundary cost of `adapters::plonky3`: ours, ours through the adapter, Plonky3's own.
+#[cfg(all(
+    feature = "p3",
+    feature = "babybear",
+    feature = "koalabear",
+    feature = "goldilocks"
+))]
+fn plonky3_adapter(c: &mut Criterion) {
+    use fast_poseidon2::adapters::plonky3::{self as adapter, Plonky3Field, Plonky3Poseidon2};
+    use p3_symmetric::Permutation;
+
+    fn bench<
+        F: Plonky3Field + PrimeField,
+        const T: usize,
+        const RF: usize,
+        const RP: usize,
+        const D: u64,
+    >(
+        c: &mut Criterion,
+        name: &str,
+        ours: Plonky3Poseidon2<Poseidon2Ct<F, T, RF, RP, D>>,
+        theirs: impl Permutation<[F::P3; T]>,
+    ) {
+        let mut group = c.benchmark_group(format!("plonky3_adapter/{name}"));
+        let mut inputs = rng();
+        group.bench_function("ct", |b| {
+            b.iter_batched(
+                || random_state::<F, T>(&mut inputs),
+                |state| ours.inner().permutation(&state),
+                BatchSize::SmallInput,
+            )
+        });
+        group.bench_function("adapter", |b| {
+            b.iter_batched(
+                || random_state::<F, T>(&mut inputs).map(F::to_p3),
+                |state| ours.permute(state),
+                BatchSize::SmallInput,
+            )
+        });
+        group.bench_function("plonky3", |b| {
+            b.iter_batched(
+                || random_state::<F, T>(&mut inputs).map(F::to_p3),
+                |state| theirs.permute(state),
+                BatchSize::SmallInput,
+            )
+        });
+        group.finish();
+    }
+
+    bench(
+        c,
+        "babybear_t16",
+        adapter::BABYBEAR_T16,
+        p3_baby_bear::default_babybear_poseidon2_16(),
+    );
+    bench(
+        c,
+        "babybear_t24",
+        adapter::BABYBEAR_T24,
+        p3_baby_bear::default_babybear_poseidon2_24(),
+    );
+    bench(
+        c,
+        "koalabear_t16",
+        adapter::KOALABEAR_T16,
+        p3_koala_bear::default_koalabear_poseidon2_16(),
+    );
+    bench(
+        c,
+        "koalabear_t24",
+        adapter::KOALABEAR_T24,
+        p3_koala_bear::default_koalabear_poseidon2_24(),
+    );
+    bench(
+        c,
+        "goldilocks_t8",
+        adapter::GOLDILOCKS_T8,
+        p3_goldilocks::default_goldilocks_poseidon2_8(),
+    );
+    bench(
+        c,
+        "goldilocks_t12",
+        adapter::GOLDILOCKS_T12,
+        p3_goldilocks::default_goldilocks_poseidon2_12(),
+    );
+    bench(
+        c,
+        "goldilocks_t16",
+        adapter::GOLDILOCKS_T16,
+        p3_goldilocks::default_goldilocks_poseidon2_16(),
+    );
+}
+
+#[cfg(not(all(
+    feature = "p3",
+    feature = "babybear",
+    feature = "koalabear",
+    feature = "goldilocks"
+)))]
 criterion_group!(benches, permutations);
+#[cfg(all(
+    feature = "p3",
+    feature = "babybear",
+    feature = "koalabear",
+    feature = "goldilocks"
+))]
+criterion_group!(benches, permutations, plonky3_adapter);
 criterion_main!(benches);

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the crate for every target its users build for, quickly (no tests run):
-# - the declared MSRV (`rust-version` in Cargo.toml): library, tests and examples type-check
-#   (`cargo +MSRV check --lib --tests --examples --all-features`; the benches, on criterion, are
+# - the declared MSRV (`rust-version` in Cargo.toml): the library type-checks with every feature
+#   but `p3` (`cargo +MSRV check --lib --features ...`); `p3` (Plonky3 0.8.0) needs Rust 1.93
+#   (p3-util uses slice `MaybeUninit::assume_init_ref`, stable since 1.93), and so do the tests
+#   and examples, whose dev-dependencies include Plonky3: those are type-checked with 1.93
+#   (`cargo +1.93 check --lib --tests --examples --all-features`; the benches, on criterion, are
 #   checked on stable by clippy);
 # - wasm32-unknown-unknown: no_std + alloc with each field (built), and the default features
 #   (type-checked: with `std` the library compiles every instance's cached runtime permutation,
@@ -14,7 +17,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
-rustup toolchain list | grep -q "^$msrv" || rustup toolchain install "$msrv" --profile minimal
+# The minimum of the `p3` feature and of the dev-dependencies (Plonky3 0.8.0; header).
+p3_msrv=1.93
+for toolchain in "$msrv" "$p3_msrv"; do
+    rustup toolchain list | grep -q "^$toolchain" || rustup toolchain install "$toolchain" --profile minimal
+done
+# Every feature of Cargo.toml's [features] table but `default` and `p3`.
+msrv_features=$(sed -n '/^\[features\]/,/^\[/p' Cargo.toml | sed -n 's/^\([a-z0-9_-]*\) = \[.*/\1/p' \
+    | grep -vx 'default\|p3' | paste -sd, -)
 targets=(wasm32-unknown-unknown thumbv7em-none-eabi aarch64-unknown-linux-gnu)
 installed=$(rustup target list --installed)
 for target in "${targets[@]}"; do
@@ -23,7 +33,8 @@ done
 
 step() { printf -- '--- %s\n' "$*"; "$@"; }
 
-step cargo "+$msrv" check --lib --tests --examples --all-features
+step cargo "+$msrv" check --lib --features "$msrv_features"
+step cargo "+$p3_msrv" check --lib --tests --examples --all-features
 for field in bn254 bls12-381 goldilocks stark252 babybear koalabear; do
     step cargo build --target wasm32-unknown-unknown --no-default-features --features "alloc,$field"
 done

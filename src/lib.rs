@@ -74,6 +74,8 @@
 //! - `arkworks`: [`adapters::arkworks`], ark-crypto-primitives 0.6's CRH, Merkle-tree and sponge
 //!   traits for the BN254 and BLS12-381 instances; implies `alloc`.
 //! - `rs_merkle`: [`adapters::rs_merkle`], rs_merkle 1.5's `Hasher` for every shipped instance.
+//! - `p3`: [`adapters::plonky3`], Plonky3 0.8.0's `Permutation` and `CryptographicPermutation`
+//!   for the `instances::plonky3` permutations on Plonky3's field types.
 //!
 //! Without default features the crate is `no_std` and offers the field traits and
 //! [`ct::Poseidon2Ct`].
@@ -96,8 +98,11 @@ extern crate std;
 // kernel-form tables) is in `poseidon2::batch_cache` and each field's kernel data in
 // `field::kernel_form`, the modes run batches through their `BatchPermutation` trait, and
 // `simd` alone detects the CPU, fills the cache and implements that trait for both types.
-#[cfg(any(feature = "arkworks", feature = "rs_merkle"))]
-#[cfg_attr(docsrs, doc(cfg(any(feature = "arkworks", feature = "rs_merkle"))))]
+#[cfg(any(feature = "arkworks", feature = "rs_merkle", feature = "p3"))]
+#[cfg_attr(
+    docsrs,
+    doc(cfg(any(feature = "arkworks", feature = "rs_merkle", feature = "p3")))
+)]
 pub mod adapters;
 mod error;
 pub mod field;

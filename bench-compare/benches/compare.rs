@@ -64,6 +64,14 @@ fn to04<F: PrimeField, G: ark_ff_04::PrimeField>(x: &F) -> G {
     G::from_be_bytes_mod_order(&bytes)
 }
 
+/// The canonical integer of one of our elements of at most 8 bytes (BabyBear, KoalaBear,
+/// Goldilocks).
+fn canonical_u64<F: PrimeField>(x: &F) -> u64 {
+    let mut bytes = [0u8; 8];
+    x.write_canonical_be_bytes(&mut bytes[8 - F::BYTES..]);
+    u64::from_be_bytes(bytes)
+}
+
 /// The canonical integer of one of our 64-bit-field elements.
 #[cfg_attr(not(feature = "goldilocks"), allow(dead_code))]
 fn to_u64<F: PrimeField>(x: &F) -> u64 {
@@ -701,6 +709,112 @@ fn circom_batch_row<'a>() -> Row<'a> {
     }
 }
 
+/// Plonky3's own Poseidon2 instances: ours (`instances::plonky3::ct`) against Plonky3 0.8.0's
+/// scalar `permute_mut` on its own field types, the same instance: outputs checked equal on the
+/// pool.
+fn plonky3_rows<'a>() -> Vec<Row<'a>> {
+    use fast_poseidon2::instances::plonky3;
+    use p3_field::PrimeField64;
+    use p3_symmetric::Permutation;
+    /// p3-poseidon2's scalar permutation on the pool's canonical integers.
+    fn p3_peer<'a, F: PrimeField, X: PrimeField64, const T: usize>(
+        pool: &[[F; T]],
+        expected: &[Vec<String>],
+        perm: impl Permutation<[X; T]> + 'a,
+    ) -> Contender<'a> {
+        let inputs: Vec<[X; T]> = pool
+            .iter()
+            .map(|s| s.map(|x| X::from_u64(canonical_u64(&x))))
+            .collect();
+        contender(
+            "p3-poseidon2 0.8 (scalar)",
+            "",
+            inputs,
+            move |s| {
+                let mut state = *s;
+                perm.permute_mut(&mut state);
+                state
+            },
+            |out| {
+                out.iter()
+                    .map(|x| format!("{:01$x}", x.as_canonical_u64(), 2 * F::BYTES))
+                    .collect()
+            },
+            Some(expected),
+        )
+    }
+    #[allow(unused_mut)]
+    let mut rows = vec![
+        permutation_row!(
+            "Plonky3 BabyBear t=16 permutation",
+            plonky3::ct::babybear_t16(),
+            |pool, expected| vec![p3_peer::<_, p3_baby_bear::BabyBear, 16>(
+                &pool,
+                &expected,
+                p3_baby_bear::default_babybear_poseidon2_16()
+            )]
+        ),
+        permutation_row!(
+            "Plonky3 BabyBear t=24 permutation",
+            plonky3::ct::babybear_t24(),
+            |pool, expected| vec![p3_peer::<_, p3_baby_bear::BabyBear, 24>(
+                &pool,
+                &expected,
+                p3_baby_bear::default_babybear_poseidon2_24()
+            )]
+        ),
+        permutation_row!(
+            "Plonky3 KoalaBear t=16 permutation",
+            plonky3::ct::koalabear_t16(),
+            |pool, expected| vec![p3_peer::<_, p3_koala_bear::KoalaBear, 16>(
+                &pool,
+                &expected,
+                p3_koala_bear::default_koalabear_poseidon2_16()
+            )]
+        ),
+        permutation_row!(
+            "Plonky3 KoalaBear t=24 permutation",
+            plonky3::ct::koalabear_t24(),
+            |pool, expected| vec![p3_peer::<_, p3_koala_bear::KoalaBear, 24>(
+                &pool,
+                &expected,
+                p3_koala_bear::default_koalabear_poseidon2_24()
+            )]
+        ),
+    ];
+    #[cfg(feature = "goldilocks")]
+    rows.extend([
+        permutation_row!(
+            "Plonky3 Goldilocks t=8 permutation",
+            plonky3::ct::goldilocks_t8(),
+            |pool, expected| vec![p3_peer::<_, p3_goldilocks::Goldilocks, 8>(
+                &pool,
+                &expected,
+                p3_goldilocks::default_goldilocks_poseidon2_8()
+            )]
+        ),
+        permutation_row!(
+            "Plonky3 Goldilocks t=12 permutation",
+            plonky3::ct::goldilocks_t12(),
+            |pool, expected| vec![p3_peer::<_, p3_goldilocks::Goldilocks, 12>(
+                &pool,
+                &expected,
+                p3_goldilocks::default_goldilocks_poseidon2_12()
+            )]
+        ),
+        permutation_row!(
+            "Plonky3 Goldilocks t=16 permutation",
+            plonky3::ct::goldilocks_t16(),
+            |pool, expected| vec![p3_peer::<_, p3_goldilocks::Goldilocks, 16>(
+                &pool,
+                &expected,
+                p3_goldilocks::default_goldilocks_poseidon2_16()
+            )]
+        ),
+    ]);
+    rows
+}
+
 // ---------------------------------------------------------------------------------------------
 // Measurement and the table.
 
@@ -744,6 +858,7 @@ fn main() {
     rows.extend(bls12_381_rows());
     #[cfg(feature = "goldilocks")]
     rows.extend(goldilocks_rows());
+    rows.extend(plonky3_rows());
     rows.extend(batch_rows());
     rows.extend(circom_rows());
     rows.push(circom_batch_row());

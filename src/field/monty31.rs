@@ -80,7 +80,7 @@ impl<P: Monty31Modulus> Monty31<P> {
     }
 
     /// The element whose Montgomery form is `monty` (which must be `< p`).
-    const fn from_monty(monty: u32) -> Self {
+    pub(crate) const fn from_monty(monty: u32) -> Self {
         Monty31 {
             monty,
             modulus: PhantomData,
