@@ -5,7 +5,8 @@
 #    from them fails the test. Also run here with every SIMD and MULX/ADX path compiled out
 #    (`--cfg fast_poseidon2_force_portable`), so that the portable arithmetic is checked too.
 # 2. The fixed-versus-random timing test (dudect): every shipped instance's scalar permutation,
-#    its batch path (8 states per call, on this CPU's backend) and the circom hashes, CT_CALLS
+#    its batch path (16 states per call, on this CPU's backend), the circom hashes and the
+#    Poseidon1 batch paths (circom, Stark252), CT_CALLS
 #    calls each (default 200,000); prints a table and fails on |t| >= 10. Run it on an idle
 #    machine: other jobs add noise (and can make a run inconclusive), not bias.
 #

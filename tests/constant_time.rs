@@ -299,8 +299,8 @@ fn backend_of<F: fast_poseidon2::field::Field, const T: usize>(
     fast_poseidon2::batch_backend::<F>()
 }
 
-/// The statistical test of every shipped instance's scalar permutation and batch path (8 states
-/// per call) and of the circom Poseidon1 hashes: prints one table row per path and fails if any
+/// The statistical test of every shipped instance's scalar permutation and batch path (16 states
+/// per call: whole groups for every kernel, 8 or 16 lanes) and of the circom Poseidon1 hashes: prints one table row per path and fails if any
 /// |t| >= 10. `CT_CALLS` calls per path (default 200,000). Run by `scripts/constant-time.sh`
 /// (alone on an idle machine: other load adds noise, not bias, but long runs need quiet cores).
 #[test]
@@ -313,6 +313,8 @@ fn fixed_vs_random_timing_of_every_instance() {
         println!("| {path} | {calls} | {zero:.0} | {random:.0} | {t:.2} |");
         worst = worst.max(t.abs());
     };
+    // States per batch call: whole groups of every kernel (8 or 16 lanes).
+    const BATCH: usize = 16;
     println!("| path | calls | zero state ns | random state ns | Welch t |");
     println!("|---|---|---|---|---|");
     macro_rules! time_instance {
@@ -322,18 +324,33 @@ fn fixed_vs_random_timing_of_every_instance() {
             let mut random = || random_state::<_, $t>(&mut rng);
             let r = fixed_vs_random(calls, zero, &mut random, |s| ct.permute_mut(s));
             report(format!("{} scalar", stringify!($name)), r);
-            let batch = |_: ()| [zero; 8];
             let r = fixed_vs_random(
                 calls,
-                batch(()),
-                || core::array::from_fn::<_, 8, _>(|_| random()),
+                [zero; BATCH],
+                || core::array::from_fn::<_, BATCH, _>(|_| random()),
                 |s| ct.permute_batch(s),
             );
             let backend = backend_of(&zero);
-            report(format!("{} batch of 8 ({backend:?})", stringify!($name)), r);
+            report(format!("{} batch of {BATCH} ({backend:?})", stringify!($name)), r);
         }};
     }
     for_each_instance!(time_instance);
+    // A Poseidon1 instance's batch path (the cached runtime permutation: its kernel-form
+    // schedule is built once, not per call).
+    macro_rules! time_poseidon1_batch {
+        ($name:ident, $t:expr, $cached:expr, $field:ty) => {{
+            let p1 = $cached;
+            let zero = vec![<$field as fast_poseidon2::field::Field>::ZERO_ELEMENT; $t * BATCH];
+            let r = fixed_vs_random(
+                calls,
+                zero,
+                || random_elements::<$field>(&mut rng, $t * BATCH),
+                |s| p1.permute_batch(s).unwrap(),
+            );
+            let backend = fast_poseidon2::batch_backend::<$field>();
+            report(format!("{} batch of {BATCH} ({backend:?})", stringify!($name)), r);
+        }};
+    }
     macro_rules! time_circom {
         ($name:ident, $t:expr, $rp:expr, $ct:expr, $cached:expr) => {{
             let zero = vec![fast_poseidon2::field::Field::ZERO_ELEMENT; $t - 1];
@@ -346,6 +363,7 @@ fn fixed_vs_random_timing_of_every_instance() {
                 },
             );
             report(format!("{} hash", stringify!($name)), r);
+            time_poseidon1_batch!($name, $t, $cached, ark_bn254::Fr);
         }};
     }
     for_each_circom_instance!(time_circom);
@@ -360,6 +378,7 @@ fn fixed_vs_random_timing_of_every_instance() {
                 |s| ct.permute_mut(s),
             );
             report(format!("{} scalar", stringify!($name)), r);
+            time_poseidon1_batch!($name, $t, $cached, Felt252);
         }};
     }
     for_each_stark252_instance!(time_stark);
