@@ -152,7 +152,7 @@ pub(crate) mod goldilocks {
     }
 }
 
-/// The 31-bit Montgomery kernel's form (AVX2): one `u32` per element, the field's own stored
+/// The 31-bit Montgomery kernels' form (AVX-512F and AVX2): one `u32` per element, the field's own stored
 /// word `x · 2^32 mod p`, canonical; round constants with their precomputed reduction factor.
 pub(crate) mod monty31 {
     use crate::field::{Field, Sealed};
@@ -195,18 +195,77 @@ pub(crate) mod monty31 {
         }
     }
 
-    /// The round constant `c` in kernel form: `[w, w p^-1 mod 2^32, w - p mod 2^32, 0, 0]` with
-    /// `w` its stored word (`c · 2^32 mod p`, canonical): the word, its factor for the
-    /// Montgomery quotient of a product by it, and the word minus `p` (a negative `i32`) for
-    /// the S-box's signed input.
+    /// `kind` (element 3 of the kernel form) of a diagonal entry with no cheaper product:
+    /// the generic Montgomery product by the word.
+    pub(crate) const GENERIC: u64 = 0;
+    /// `kind` of an entry `±k`, `k` in `1..=4` (element 4): additions only.
+    pub(crate) const SMALL: u64 = 1;
+    /// `kind` of an entry `±2^-n` with `2^n | p - 1` (`n` in bits 16.., element 4 the mask
+    /// `2^n - 1` below `(p - 1) >> n`): a shift, a mask and one 32-bit multiplication.
+    pub(crate) const HALVE: u64 = 2;
+    /// Bit of `kind`: the entry is the negation of what the low byte says.
+    pub(crate) const NEGATE: u64 = 1 << 8;
+
+    /// `w 2^-32 mod p`, the plain value of the stored word `w < p` (a Montgomery reduction).
+    const fn plain(m: &Modulus, w: u32) -> u32 {
+        let q = w.wrapping_mul(m.p_inv);
+        let t = (w as i64 - q as i64 * m.p as i64) >> 32;
+        if t < 0 { (t + m.p as i64) as u32 } else { t as u32 }
+    }
+
+    /// How the kernel multiplies by the constant whose plain value is `c` when it is an entry
+    /// of the internal diagonal: `(kind, data)`, the elements 3 and 4 of its [`Word`]. The
+    /// constants are public, so choosing the code by them leaks nothing about the states.
+    ///
+    /// [`Word`]: crate::poseidon2::batch_cache::Word
+    fn diagonal_kind(m: &Modulus, c: u32) -> (u64, u64) {
+        let p = m.p;
+        let sign = |candidate: u32| {
+            if c == candidate {
+                Some(0)
+            } else if c == p - candidate {
+                Some(NEGATE)
+            } else {
+                None
+            }
+        };
+        for k in 1..=4 {
+            if let Some(negate) = sign(k) {
+                return (SMALL | negate, u64::from(k));
+            }
+        }
+        // 2^-n = ((p + 1) / 2)^n, for every n with 2^n | p - 1.
+        let half = u64::from(p / 2 + 1);
+        let mut inverse = 1u64;
+        let mut n = 1;
+        while n < 31 && (p - 1) % (1 << n) == 0 {
+            inverse = inverse * half % u64::from(p);
+            if let Some(negate) = sign(inverse as u32) {
+                let mask = (1u64 << n) - 1;
+                return (
+                    HALVE | negate | (n << 16),
+                    mask | (u64::from((p - 1) >> n) << 32),
+                );
+            }
+            n += 1;
+        }
+        (GENERIC, 0)
+    }
+
+    /// The round constant `c` in kernel form: `[w, w p^-1 mod 2^32, w - p mod 2^32, kind,
+    /// data]` with `w` its stored word (`c · 2^32 mod p`, canonical): the word, its factor for
+    /// the Montgomery quotient of a product by it, the word minus `p` (a negative `i32`) for
+    /// the S-box's signed input, and how a product by it is computed when it is an entry of the
+    /// internal diagonal (`diagonal_kind`: [`GENERIC`], [`SMALL`] or [`HALVE`]).
     pub(crate) fn word<F: Field>(m: &Modulus, c: F) -> [u64; 5] {
         let w = c.to_monty31_word(Sealed(())).unwrap_or(0);
+        let (kind, data) = diagonal_kind(m, plain(m, w));
         [
             u64::from(w),
             u64::from(w.wrapping_mul(m.p_inv)),
             u64::from(w.wrapping_sub(m.p)),
-            0,
-            0,
+            kind,
+            data,
         ]
     }
 }
