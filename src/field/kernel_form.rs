@@ -210,62 +210,61 @@ pub(crate) mod monty31 {
     const fn plain(m: &Modulus, w: u32) -> u32 {
         let q = w.wrapping_mul(m.p_inv);
         let t = (w as i64 - q as i64 * m.p as i64) >> 32;
-        if t < 0 { (t + m.p as i64) as u32 } else { t as u32 }
+        if t < 0 {
+            (t + m.p as i64) as u32
+        } else {
+            t as u32
+        }
     }
 
-    /// How the kernel multiplies by the constant whose plain value is `c` when it is an entry
-    /// of the internal diagonal: `(kind, data)`, the elements 3 and 4 of its [`Word`]. The
-    /// constants are public, so choosing the code by them leaks nothing about the states.
+    /// How the kernel multiplies by the internal-diagonal entry whose stored word is `w`:
+    /// `(kind, data)`, elements 3 and 4 of its kernel form ([`GENERIC`], [`SMALL`] or
+    /// [`HALVE`]). A few bit operations: the kernel runs it on the `t + 1` diagonal words at
+    /// the start of every batch call. The constants are public, so choosing the code by them
+    /// leaks nothing about the states.
     ///
-    /// [`Word`]: crate::poseidon2::batch_cache::Word
-    fn diagonal_kind(m: &Modulus, c: u32) -> (u64, u64) {
+    /// `2^-n = p - (p - 1) / 2^n` for `2^n | p - 1` (its product with `2^n` is
+    /// `2^n p - (p - 1) = 1 mod p`), so an entry `v` is `2^-n` exactly when `e = p - v` is
+    /// `(p - 1) >> n` with `n <= tz(p - 1)`, and `n` is the difference of the bit lengths.
+    pub(crate) const fn diagonal_kind(m: &Modulus, w: u32) -> (u64, u64) {
         let p = m.p;
-        let sign = |candidate: u32| {
-            if c == candidate {
-                Some(0)
-            } else if c == p - candidate {
-                Some(NEGATE)
+        let c = plain(m, w);
+        let mut negated = 0;
+        while negated < 2 {
+            let (v, flag) = if negated == 0 {
+                (c, 0)
             } else {
-                None
+                (p - c, NEGATE)
+            };
+            if v >= 1 && v <= 4 {
+                return (SMALL | flag, v as u64);
             }
-        };
-        for k in 1..=4 {
-            if let Some(negate) = sign(k) {
-                return (SMALL | negate, u64::from(k));
+            let e = p - v;
+            if e != 0 {
+                let n = e.leading_zeros() - (p - 1).leading_zeros();
+                if n >= 1 && n <= (p - 1).trailing_zeros() && (p - 1) >> n == e {
+                    let mask = (1u64 << n) - 1;
+                    return (HALVE | flag | ((n as u64) << 16), mask | ((e as u64) << 32));
+                }
             }
-        }
-        // 2^-n = ((p + 1) / 2)^n, for every n with 2^n | p - 1.
-        let half = u64::from(p / 2 + 1);
-        let mut inverse = 1u64;
-        let mut n = 1;
-        while n < 31 && (p - 1) % (1 << n) == 0 {
-            inverse = inverse * half % u64::from(p);
-            if let Some(negate) = sign(inverse as u32) {
-                let mask = (1u64 << n) - 1;
-                return (
-                    HALVE | negate | (n << 16),
-                    mask | (u64::from((p - 1) >> n) << 32),
-                );
-            }
-            n += 1;
+            negated += 1;
         }
         (GENERIC, 0)
     }
 
-    /// The round constant `c` in kernel form: `[w, w p^-1 mod 2^32, w - p mod 2^32, kind,
-    /// data]` with `w` its stored word (`c · 2^32 mod p`, canonical): the word, its factor for
-    /// the Montgomery quotient of a product by it, the word minus `p` (a negative `i32`) for
-    /// the S-box's signed input, and how a product by it is computed when it is an entry of the
-    /// internal diagonal (`diagonal_kind`: [`GENERIC`], [`SMALL`] or [`HALVE`]).
+    /// The round constant `c` in kernel form: `[w, w p^-1 mod 2^32, w - p mod 2^32, 0, 0]`
+    /// with `w` its stored word (`c · 2^32 mod p`, canonical): the word, its factor for the
+    /// Montgomery quotient of a product by it, and the word minus `p` (a negative `i32`) for
+    /// the S-box's signed input. The kernel fills elements 3 and 4 of the diagonal entries
+    /// ([`diagonal_kind`]) per batch call.
     pub(crate) fn word<F: Field>(m: &Modulus, c: F) -> [u64; 5] {
         let w = c.to_monty31_word(Sealed(())).unwrap_or(0);
-        let (kind, data) = diagonal_kind(m, plain(m, w));
         [
             u64::from(w),
             u64::from(w.wrapping_mul(m.p_inv)),
             u64::from(w.wrapping_sub(m.p)),
-            kind,
-            data,
+            0,
+            0,
         ]
     }
 }

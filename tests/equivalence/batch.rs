@@ -285,7 +285,11 @@ macro_rules! cpu_has {
 /// The dispatcher picks the widest Goldilocks kernel the CPU has, for both field types.
 #[test]
 fn goldilocks_batch_backend_is_the_widest_the_cpu_has() {
-    let expected = match (SIMD_BUILD, cpu_has!("avx512f") && !no_avx512(), cpu_has!("avx2")) {
+    let expected = match (
+        SIMD_BUILD,
+        cpu_has!("avx512f") && !no_avx512(),
+        cpu_has!("avx2"),
+    ) {
         (true, true, _) => BatchBackend::Avx512,
         (true, false, true) => BatchBackend::Avx2,
         _ => BatchBackend::Portable,
@@ -299,10 +303,8 @@ fn goldilocks_batch_backend_is_the_widest_the_cpu_has() {
 /// `avx512f`, `avx512dq` and `avx512ifma`, and never gives it to another field.
 #[test]
 fn four_limb_batch_backend_is_avx512_ifma_exactly_when_the_cpu_has_it() {
-    let ifma = cpu_has!("avx512f")
-        && cpu_has!("avx512dq")
-        && cpu_has!("avx512ifma")
-        && !no_avx512();
+    let ifma =
+        cpu_has!("avx512f") && cpu_has!("avx512dq") && cpu_has!("avx512ifma") && !no_avx512();
     let expected = if SIMD_BUILD && ifma {
         BatchBackend::Avx512Ifma
     } else {
@@ -740,7 +742,11 @@ mod monty31 {
     }
 
     fn check<F: Extremes, const T: usize>(perm: impl Perm<F, T>, name: &str) {
-        let expected = match (SIMD_BUILD, cpu_has!("avx512f") && !no_avx512(), cpu_has!("avx2")) {
+        let expected = match (
+            SIMD_BUILD,
+            cpu_has!("avx512f") && !no_avx512(),
+            cpu_has!("avx2"),
+        ) {
             (true, true, _) => BatchBackend::Avx512,
             (true, false, true) => BatchBackend::Avx2,
             _ => BatchBackend::Portable,
@@ -787,7 +793,12 @@ mod monty31 {
             for &backend in &kernels {
                 let mut batch = input.clone();
                 assert!(perm.batch_on(backend, &mut batch));
-                assert_scalar(&perm, &input, &batch, &format!("{name}, {backend:?}, {what}"));
+                assert_scalar(
+                    &perm,
+                    &input,
+                    &batch,
+                    &format!("{name}, {backend:?}, {what}"),
+                );
             }
         }
     }

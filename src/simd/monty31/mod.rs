@@ -53,8 +53,9 @@
 //! - Products by a constant `c` (an internal-diagonal entry of no cheaper kind):
 //!   `q = P p' = x (c p') mod 2^32` with `c p' mod 2^32` precomputed
 //!   (`kernel_form::monty31::word`), so `q` does not wait for `P` (same bounds: `c` canonical).
-//! - Products by the cheap diagonal entries ([`mul_diagonal_signed`]; the kind is chosen once
-//!   per constant by `kernel_form::monty31::word`; Plonky3's diagonals are all cheap). On the
+//! - Products by the cheap diagonal entries ([`mul_diagonal_signed`]; the kind of each entry
+//!   is found at the start of each batch call by [`with_kind`], a few bit operations per
+//!   entry; Plonky3's diagonals are all cheap). On the
 //!   stored word, a product by a plain constant `m` is the same product (`m · x R = (m x) R`):
 //!   `±1`: `x`; `±2`: `2x - p` in `[-p, p)`; `±3`: `add(x, x) + x - p`; `±4`:
 //!   `2 add(x, x) - p`; negated by one subtraction from zero, so in `[-p, p]`. `±2^-n` where
@@ -87,7 +88,7 @@
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
-use crate::field::kernel_form::monty31::{HALVE, Modulus, NEGATE, SMALL, inverse};
+use crate::field::kernel_form::monty31::{HALVE, Modulus, NEGATE, SMALL, diagonal_kind, inverse};
 use crate::field::{Field, Sealed, SboxOps, sbox_chain};
 use crate::params::MAX_WIDTH;
 use crate::poseidon2::batch_cache::{BatchBackend, Word};
@@ -161,9 +162,12 @@ pub(super) trait Lanes: Copy {
     fn mul_low(self, rhs: Self) -> Self;
     /// 64-bit lanes: `self - rhs` mod `2^64`.
     fn sub64(self, rhs: Self) -> Self;
-    /// 64-bit lanes: `self >> 32` (the odd 32-bit element moved down).
+    /// Each odd 32-bit element copied over the even one below it (64-bit lanes: the high half
+    /// moved down, and kept). A shuffle (`vpshufd`), not a shift: on Intel cores shuffles run
+    /// on port 5, beside the multiplications and shifts of port 0.
     fn high_down(self) -> Self;
-    /// 64-bit lanes: `self << 32` (the even 32-bit element moved up).
+    /// Each even 32-bit element copied over the odd one above it (64-bit lanes: the low half
+    /// moved up, and kept). A shuffle, as [`Lanes::high_down`].
     fn low_up(self) -> Self;
     /// 64-bit lanes: the exact product of the low 32 bits of each, as `i32`s.
     fn mul_signed(self, rhs: Self) -> Self;
@@ -192,7 +196,7 @@ macro_rules! lanes_types {
         backend $backend:ident, feature $feature:tt,
         splat $splat:ident, load $load:ident, store $store:ident, add $add:ident, sub $sub:ident,
         min $min:ident, and $and:ident, shift_right $shr:ident, mul_low $mul_low:ident,
-        sub64 $sub64:ident, shift_right64 $srli64:ident, shift_left64 $slli64:ident,
+        sub64 $sub64:ident, shuffle $shuffle:ident,
         mul_signed $mul_signed:ident, mul_unsigned $mul_unsigned:ident;
     )*) => {$(
         $(#[$doc])*
@@ -307,12 +311,14 @@ macro_rules! lanes_types {
             #[inline(always)]
             fn high_down(self) -> Self {
                 // SAFETY: `self` proves the ISA.
-                $name(unsafe { $srli64::<32>(self.0) })
+                // The selector (3, 3, 1, 1) in each 128-bit block.
+                $name(unsafe { $shuffle::<0xf5>(self.0) })
             }
             #[inline(always)]
             fn low_up(self) -> Self {
                 // SAFETY: `self` proves the ISA.
-                $name(unsafe { $slli64::<32>(self.0) })
+                // The selector (2, 2, 0, 0) in each 128-bit block.
+                $name(unsafe { $shuffle::<0xa0>(self.0) })
             }
             #[inline(always)]
             fn mul_signed(self, rhs: Self) -> Self {
@@ -342,7 +348,7 @@ lanes_types! {
     splat _mm512_set1_epi32, load _mm512_loadu_si512, store _mm512_storeu_si512,
     add _mm512_add_epi32, sub _mm512_sub_epi32, min _mm512_min_epu32, and _mm512_and_si512,
     shift_right _mm512_srlv_epi32, mul_low _mm512_mullo_epi32, sub64 _mm512_sub_epi64,
-    shift_right64 _mm512_srli_epi64, shift_left64 _mm512_slli_epi64,
+    shuffle _mm512_shuffle_epi32,
     mul_signed _mm512_mul_epi32, mul_unsigned _mm512_mul_epu32;
 
     /// Eight `u32` lanes (AVX2; its own operations in [`avx2`]).
@@ -350,7 +356,7 @@ lanes_types! {
     splat _mm256_set1_epi32, load _mm256_loadu_si256, store _mm256_storeu_si256,
     add _mm256_add_epi32, sub _mm256_sub_epi32, min _mm256_min_epu32, and _mm256_and_si256,
     shift_right _mm256_srlv_epi32, mul_low _mm256_mullo_epi32, sub64 _mm256_sub_epi64,
-    shift_right64 _mm256_srli_epi64, shift_left64 _mm256_slli_epi64,
+    shuffle _mm256_shuffle_epi32,
     mul_signed _mm256_mul_epi32, mul_unsigned _mm256_mul_epu32;
 }
 
@@ -447,7 +453,7 @@ fn mul_constant<V: Lanes, F: Field>(x: V, c: Constant<V>) -> V {
 }
 
 /// `m x (mod p)`, signed in `[-p, p]`, for a canonical `x` and an entry `m` of the internal
-/// diagonal in kernel form, by the code its kind names (`kernel_form::monty31::word`; bounds in
+/// diagonal in kernel form, by the code its kind names ([`with_kind`]; bounds in
 /// the module docs): additions for `±1 .. ±4`, a shift, a mask and a 32-bit multiplication for
 /// `±2^-n`, else the Montgomery product. The kind is a public constant of the instance: the
 /// branch depends on no state value.
@@ -666,8 +672,31 @@ fn permute_on<'a, V: Lanes, F: Field, const D: u64>(
         _ => return states,
     };
     let (vector, rest) = states.split_at_mut(states.len() / group * group);
+    // The diagonal entries with their kinds (`t + 1` words: cheap per call).
+    let mut diagonal = [[0u64; 5]; MAX_WIDTH];
+    let n = rc.diag_m1.len().min(MAX_WIDTH);
+    for (d, w) in diagonal.iter_mut().zip(rc.diag_m1) {
+        *d = with_kind::<F>(w);
+    }
+    let scale = rc.internal_sum_scale.map(with_kind::<F>);
+    let rc = RoundConstants {
+        diag_m1: &diagonal[..n],
+        internal_sum_scale: scale.as_ref(),
+        ..rc
+    };
     V::permute_all::<F, D>(cpu, vector, t, rc);
     rest
+}
+
+/// A diagonal entry's kernel form with its kind filled in
+/// (`kernel_form::monty31::diagonal_kind`).
+fn with_kind<F: Field>(w: &Word) -> Word {
+    let modulus = Modulus {
+        p: Consts::<F>::P,
+        p_inv: Consts::<F>::P_INV,
+    };
+    let (kind, data) = diagonal_kind(&modulus, w[0] as u32);
+    [w[0], w[1], w[2], kind, data]
 }
 
 /// The kernel for the width `T` (`T = 0`: the width `t` read at run time): `G` groups at a
@@ -861,7 +890,7 @@ mod tests {
         }
         for &m in &entries {
             let element = F::from_u64(m as u64);
-            let w = word(&modulus, element);
+            let w = with_kind::<F>(&word(&modulus, element));
             for &x in &xs {
                 let got = i64::from(lane0(add_signed::<V, F>(
                     mul_diagonal_signed::<V, F>(splat(x), &w),
@@ -889,7 +918,7 @@ mod tests {
     fn diagonal_kinds_are_the_cheap_ones_where_the_entries_allow() {
         let kinds = |diag: &[BabyBear]| -> Vec<u64> {
             let m = Modulus::of::<BabyBear>().unwrap();
-            diag.iter().map(|&d| word(&m, d)[3] & 0xff).collect()
+            diag.iter().map(|&d| with_kind::<BabyBear>(&word(&m, d))[3] & 0xff).collect()
         };
         let p3 = crate::instances::plonky3::ct::babybear_t16();
         assert!(kinds(p3.internal_diagonal_minus_one()).iter().all(|&k| k != 0));
