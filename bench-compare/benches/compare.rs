@@ -638,7 +638,10 @@ where
         .map(|states| {
             states
                 .iter()
-                .flat_map(|s| s.iter().map(|x| format!("{:01$x}", canonical_u64(x), 2 * F::BYTES)))
+                .flat_map(|s| {
+                    s.iter()
+                        .map(|x| format!("{:01$x}", canonical_u64(x), 2 * F::BYTES))
+                })
                 .collect()
         })
         .collect();
