@@ -560,6 +560,32 @@ fn batch_rows<'a>() -> Vec<Row<'a>> {
             vec![taceo(pool, &expected, taceo_bn254::t3::permutation)]
         },
     )];
+    rows.push(batch_row(
+        "BabyBear t=16 batch permutation",
+        fast_poseidon2::instances::plonky3::ct::babybear_t16(),
+        |pool| {
+            let ours = fast_poseidon2::instances::plonky3::ct::babybear_t16();
+            let expected: Vec<[_; 16]> = pool.iter().map(|s| ours.permutation(s)).collect();
+            plonky3_packed_31::<_, p3_baby_bear::BabyBear, 16>(
+                pool,
+                &expected,
+                p3_baby_bear::default_babybear_poseidon2_16(),
+            )
+        },
+    ));
+    rows.push(batch_row(
+        "KoalaBear t=16 batch permutation",
+        fast_poseidon2::instances::plonky3::ct::koalabear_t16(),
+        |pool| {
+            let ours = fast_poseidon2::instances::plonky3::ct::koalabear_t16();
+            let expected: Vec<[_; 16]> = pool.iter().map(|s| ours.permutation(s)).collect();
+            plonky3_packed_31::<_, p3_koala_bear::KoalaBear, 16>(
+                pool,
+                &expected,
+                p3_koala_bear::default_koalabear_poseidon2_16(),
+            )
+        },
+    ));
     #[cfg(feature = "goldilocks")]
     rows.push(batch_row(
         "Goldilocks t=12 batch permutation",
@@ -567,6 +593,76 @@ fn batch_rows<'a>() -> Vec<Row<'a>> {
         plonky3_packed_12,
     ));
     rows
+}
+
+/// p3-poseidon2's packed permutation of a 31-bit field `X` (BabyBear, KoalaBear) on the same
+/// instance as ours (`perm` is Plonky3's `default_*_poseidon2_*`, whose scalar outputs the
+/// Plonky3 rows check), `X::Packing` states per call, pre-packed (the time of packing is not
+/// counted): AVX-512 (16 lanes) when built with `-C target-cpu=native` on an AVX-512 CPU, AVX2
+/// (8 lanes) when built with `-C target-feature=+avx2`; in a default build Plonky3 has no packed
+/// type and the row has no such peer. The packed outputs are checked against `outputs` (ours).
+fn plonky3_packed_31<'a, F, X, const T: usize>(
+    pool: &[[F; T]],
+    outputs: &[[F; T]],
+    perm: impl p3_symmetric::Permutation<[X::Packing; T]> + 'a,
+) -> Vec<Contender<'a>>
+where
+    F: PrimeField,
+    X: p3_field::PrimeField64,
+{
+    use p3_field::PackedValue;
+    let lanes = <X::Packing as PackedValue>::WIDTH;
+    if lanes == 1 {
+        println!(
+            "(p3-poseidon2's packed rows need RUSTFLAGS=\"-C target-cpu=native\" (AVX-512) or \
+             \"-C target-feature=+avx2\")"
+        );
+        return Vec::new();
+    }
+    let name = match lanes {
+        16 => "p3-poseidon2 0.8 AVX-512 packed (16 states per call)",
+        8 => "p3-poseidon2 0.8 AVX2 packed (8 states per call)",
+        _ => "p3-poseidon2 0.8 packed",
+    };
+    let inputs: Vec<[X::Packing; T]> = pool
+        .chunks_exact(lanes)
+        .map(|states| {
+            core::array::from_fn(|i| {
+                X::Packing::from_fn(|l| X::from_u64(canonical_u64(&states[l][i])))
+            })
+        })
+        .collect();
+    // Our outputs in the packed output's order: lane by lane, each lane's `T` elements.
+    let expected: Vec<Vec<String>> = outputs
+        .chunks_exact(lanes)
+        .map(|states| {
+            states
+                .iter()
+                .flat_map(|s| {
+                    s.iter()
+                        .map(|x| format!("{:01$x}", canonical_u64(x), 2 * F::BYTES))
+                })
+                .collect()
+        })
+        .collect();
+    let mut packed = contender(
+        name,
+        "",
+        inputs,
+        move |s| perm.permute(*s),
+        move |out: &[X::Packing; T]| {
+            (0..lanes)
+                .flat_map(|l| {
+                    out.iter().map(move |x| {
+                        format!("{:01$x}", x.as_slice()[l].as_canonical_u64(), 2 * F::BYTES)
+                    })
+                })
+                .collect()
+        },
+        Some(&expected),
+    );
+    packed.per_call = lanes;
+    vec![packed]
 }
 
 /// p3-poseidon2's packed Goldilocks width-12 permutation, 8 states per call. Plonky3 picks its

@@ -152,7 +152,7 @@ pub(crate) mod goldilocks {
     }
 }
 
-/// The 31-bit Montgomery kernel's form (AVX2): one `u32` per element, the field's own stored
+/// The 31-bit Montgomery kernels' form (AVX-512F and AVX2): one `u32` per element, the field's own stored
 /// word `x · 2^32 mod p`, canonical; round constants with their precomputed reduction factor.
 pub(crate) mod monty31 {
     use crate::field::{Field, Sealed};
@@ -195,10 +195,68 @@ pub(crate) mod monty31 {
         }
     }
 
-    /// The round constant `c` in kernel form: `[w, w p^-1 mod 2^32, w - p mod 2^32, 0, 0]` with
-    /// `w` its stored word (`c · 2^32 mod p`, canonical): the word, its factor for the
+    /// `kind` (element 3 of the kernel form) of a diagonal entry with no cheaper product:
+    /// the generic Montgomery product by the word.
+    pub(crate) const GENERIC: u64 = 0;
+    /// `kind` of an entry `±k`, `k` in `1..=4` (element 4): additions only.
+    pub(crate) const SMALL: u64 = 1;
+    /// `kind` of an entry `±2^-n` with `2^n | p - 1` (`n` in bits 16.., element 4 the mask
+    /// `2^n - 1` below `(p - 1) >> n`): a shift, a mask and one 32-bit multiplication.
+    pub(crate) const HALVE: u64 = 2;
+    /// Bit of `kind`: the entry is the negation of what the low byte says.
+    pub(crate) const NEGATE: u64 = 1 << 8;
+
+    /// `w 2^-32 mod p`, the plain value of the stored word `w < p` (a Montgomery reduction).
+    const fn plain(m: &Modulus, w: u32) -> u32 {
+        let q = w.wrapping_mul(m.p_inv);
+        let t = (w as i64 - q as i64 * m.p as i64) >> 32;
+        if t < 0 {
+            (t + m.p as i64) as u32
+        } else {
+            t as u32
+        }
+    }
+
+    /// How the kernel multiplies by the internal-diagonal entry whose stored word is `w`:
+    /// `(kind, data)`, elements 3 and 4 of its kernel form ([`GENERIC`], [`SMALL`] or
+    /// [`HALVE`]). A few bit operations: the kernel runs it on the `t + 1` diagonal words at
+    /// the start of every batch call. The constants are public, so choosing the code by them
+    /// leaks nothing about the states.
+    ///
+    /// `2^-n = p - (p - 1) / 2^n` for `2^n | p - 1` (its product with `2^n` is
+    /// `2^n p - (p - 1) = 1 mod p`), so an entry `v` is `2^-n` exactly when `e = p - v` is
+    /// `(p - 1) >> n` with `n <= tz(p - 1)`, and `n` is the difference of the bit lengths.
+    pub(crate) const fn diagonal_kind(m: &Modulus, w: u32) -> (u64, u64) {
+        let p = m.p;
+        let c = plain(m, w);
+        let mut negated = 0;
+        while negated < 2 {
+            let (v, flag) = if negated == 0 {
+                (c, 0)
+            } else {
+                (p - c, NEGATE)
+            };
+            if v >= 1 && v <= 4 {
+                return (SMALL | flag, v as u64);
+            }
+            let e = p - v;
+            if e != 0 {
+                let n = e.leading_zeros() - (p - 1).leading_zeros();
+                if n >= 1 && n <= (p - 1).trailing_zeros() && (p - 1) >> n == e {
+                    let mask = (1u64 << n) - 1;
+                    return (HALVE | flag | ((n as u64) << 16), mask | ((e as u64) << 32));
+                }
+            }
+            negated += 1;
+        }
+        (GENERIC, 0)
+    }
+
+    /// The round constant `c` in kernel form: `[w, w p^-1 mod 2^32, w - p mod 2^32, 0, 0]`
+    /// with `w` its stored word (`c · 2^32 mod p`, canonical): the word, its factor for the
     /// Montgomery quotient of a product by it, and the word minus `p` (a negative `i32`) for
-    /// the S-box's signed input.
+    /// the S-box's signed input. The kernel fills elements 3 and 4 of the diagonal entries
+    /// ([`diagonal_kind`]) per batch call.
     pub(crate) fn word<F: Field>(m: &Modulus, c: F) -> [u64; 5] {
         let w = c.to_monty31_word(Sealed(())).unwrap_or(0);
         [

@@ -65,8 +65,9 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     Poseidon2Ct<F, T, RF, RP, D>
 {
     /// Permutes every state of `states` in place; `states[i]` ends as
-    /// `self.permutation(&states[i])`. Any length works (0 included): whole groups of 8 states
-    /// run on the SIMD backend when there is one, the rest on the scalar path.
+    /// `self.permutation(&states[i])`. Any length works (0 included): whole vector groups (4 to
+    /// 16 states, by field and CPU) run on the SIMD backend when there is one, the rest on the
+    /// scalar path.
     pub fn permute_batch(&self, states: &mut [[F; T]]) {
         self.permute_whole_states(states.as_flattened_mut());
     }

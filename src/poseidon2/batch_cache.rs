@@ -19,8 +19,8 @@ pub enum BatchBackend {
     /// AVX-512 IFMA, 8 states per vector group (BN254, BLS12-381 and other 4-limb Montgomery
     /// fields with `2^250 <= p < 2^255`).
     Avx512Ifma,
-    /// AVX-512F, 8 states per vector group (Goldilocks: `GoldilocksFast` and ark's
-    /// `Goldilocks`).
+    /// AVX-512F: 8 states per vector group for Goldilocks (`GoldilocksFast` and ark's
+    /// `Goldilocks`), 16 for the 31-bit Montgomery fields (BabyBear, KoalaBear).
     Avx512,
     /// AVX2: 4 states per vector group for Goldilocks (on CPUs without AVX-512F), 8 for the
     /// 31-bit Montgomery fields (BabyBear, KoalaBear).
@@ -36,6 +36,7 @@ impl BatchBackend {
     pub(crate) const fn group_states<F: Field>(self) -> usize {
         match self {
             BatchBackend::Portable => usize::MAX,
+            BatchBackend::Avx512 if F::MONTY31_MODULUS.is_some() => 16,
             BatchBackend::Avx512Ifma | BatchBackend::Avx512 => 8,
             BatchBackend::Avx2 if F::MONTY31_MODULUS.is_some() => 8,
             BatchBackend::Avx2 => 4,
@@ -59,7 +60,7 @@ pub(crate) enum Kernel {
     /// How the field stores Goldilocks elements (AVX-512F and AVX2 kernels).
     Goldilocks(kernel_form::goldilocks::Form),
     #[cfg(fast_poseidon2_simd)]
-    /// The modulus of a 31-bit Montgomery field (AVX2 kernel).
+    /// The modulus of a 31-bit Montgomery field (AVX-512F and AVX2 kernels).
     Monty31(kernel_form::monty31::Modulus),
 }
 

@@ -13,11 +13,12 @@
 //!   one `u64` lane per element with the special-form reduction. Taken for the Goldilocks field
 //!   (`GoldilocksFast` and ark's `Goldilocks`): AVX-512F when the CPU has it, else AVX2.
 //!   Poseidon2 only: Poseidon1 batches over Goldilocks run the portable path.
-//! - **AVX2, 31-bit Montgomery** ([`monty31`], x86_64 with `std`): 8 states per vector group,
-//!   one `u32` lane per element in the field's own Montgomery form (`x 2^32 mod p`), products
-//!   as even/odd 32 x 32-bit multiplications with a signed Montgomery reduction. Taken for
-//!   BabyBear and KoalaBear (`Monty31`) when the CPU has AVX2. Poseidon2 only: Poseidon1
-//!   batches over these fields run the portable path.
+//! - **AVX-512F / AVX2, 31-bit Montgomery** ([`monty31`], x86_64 with `std`): 16 / 8 states
+//!   per vector group, one `u32` lane per element in the field's own Montgomery form
+//!   (`x 2^32 mod p`), products as even/odd 32 x 32-bit multiplications with a signed
+//!   Montgomery reduction, one kernel written over both register widths. Taken for BabyBear
+//!   and KoalaBear (`Monty31`): AVX-512F when the CPU has it, else AVX2. Poseidon2 only:
+//!   Poseidon1 batches over these fields run the portable path.
 //!
 //! The scalar MULX/ADX Montgomery product and the assembly addition of BN254 and BLS12-381
 //! (one state at a time) are not batch backends: they live in the field layer
@@ -83,19 +84,35 @@ mod permutations;
 ///
 /// Batches smaller than one vector group (8 states; 4 for Goldilocks on [`BatchBackend::Avx2`]),
 /// and the last states of any batch that do not fill a group, always run on the portable path.
+///
+/// Setting the environment variable `FAST_POSEIDON2_NO_AVX512` to anything but `""` or `"0"`
+/// (read once per process) makes this choice as if the CPU had no AVX-512: the AVX2 kernels
+/// are chosen where they exist (for timing them, or for a machine whose AVX-512 clocks down).
+/// It changes no result: every backend computes the same permutation.
 pub fn batch_backend<F: Field>() -> BatchBackend {
     simd_only! { statements:
-        if avx512_ifma::supports::<F>() {
+        let avx512 = avx512_allowed();
+        if avx512 && avx512_ifma::supports::<F>() {
             return BatchBackend::Avx512Ifma;
         };
-        if let Some(backend) = goldilocks::best::<F>() {
+        if let Some(backend) = goldilocks::best::<F>(avx512) {
             return backend;
         };
-        if let Some(backend) = monty31::best::<F>() {
+        if let Some(backend) = monty31::best::<F>(avx512) {
             return backend;
         };
     }
     BatchBackend::Portable
+}
+
+/// Whether [`batch_backend`] may choose an AVX-512 kernel: `FAST_POSEIDON2_NO_AVX512` unset,
+/// empty or `"0"` (read once, cached).
+#[cfg(fast_poseidon2_simd)]
+fn avx512_allowed() -> bool {
+    static ALLOWED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ALLOWED.get_or_init(|| {
+        std::env::var_os("FAST_POSEIDON2_NO_AVX512").is_none_or(|v| v.is_empty() || v == "0")
+    })
 }
 
 /// Whether `backend` runs batches of `F` on this CPU and build (the portable path always does).

@@ -265,6 +265,12 @@ instance_tests!(ark_goldilocks_t20: Goldilocks, ark_goldilocks::ct::<20>, Goldil
 /// portable: the crate's build script sets the cfg).
 const SIMD_BUILD: bool = cfg!(fast_poseidon2_simd);
 
+/// Whether `FAST_POSEIDON2_NO_AVX512` tells the dispatcher to skip the AVX-512 kernels (see
+/// `batch_backend`): the dispatcher tests expect the AVX2 choice then.
+fn no_avx512() -> bool {
+    std::env::var_os("FAST_POSEIDON2_NO_AVX512").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// Whether the CPU has the named x86 feature (`false` on other architectures).
 macro_rules! cpu_has {
     ($feature:tt) => {{
@@ -279,7 +285,11 @@ macro_rules! cpu_has {
 /// The dispatcher picks the widest Goldilocks kernel the CPU has, for both field types.
 #[test]
 fn goldilocks_batch_backend_is_the_widest_the_cpu_has() {
-    let expected = match (SIMD_BUILD, cpu_has!("avx512f"), cpu_has!("avx2")) {
+    let expected = match (
+        SIMD_BUILD,
+        cpu_has!("avx512f") && !no_avx512(),
+        cpu_has!("avx2"),
+    ) {
         (true, true, _) => BatchBackend::Avx512,
         (true, false, true) => BatchBackend::Avx2,
         _ => BatchBackend::Portable,
@@ -293,7 +303,8 @@ fn goldilocks_batch_backend_is_the_widest_the_cpu_has() {
 /// `avx512f`, `avx512dq` and `avx512ifma`, and never gives it to another field.
 #[test]
 fn four_limb_batch_backend_is_avx512_ifma_exactly_when_the_cpu_has_it() {
-    let ifma = cpu_has!("avx512f") && cpu_has!("avx512dq") && cpu_has!("avx512ifma");
+    let ifma =
+        cpu_has!("avx512f") && cpu_has!("avx512dq") && cpu_has!("avx512ifma") && !no_avx512();
     let expected = if SIMD_BUILD && ifma {
         BatchBackend::Avx512Ifma
     } else {
@@ -660,10 +671,11 @@ mod merkle_builder {
     }
 }
 
-/// The 31-bit Montgomery fields' AVX2 kernel (8 states per vector group) for each of the seven
-/// BabyBear and KoalaBear instances (SP1's runs the scaled internal layer): `permute_batch_on(Avx2, ..)` and the default
-/// `permute_batch` equal the scalar permutation for every batch size 0 to 100 (every remainder
-/// of the groups, one to twelve groups) on random states mixed with the extreme patterns of
+/// The 31-bit Montgomery fields' kernels (AVX-512F, 16 states per vector group; AVX2, 8) for
+/// each of the seven BabyBear and KoalaBear instances (SP1's runs the scaled internal layer):
+/// `permute_batch_on(backend, ..)` on every kernel the CPU has and the default `permute_batch`
+/// equal the scalar permutation for every batch size 0 to 100 (every remainder of the groups,
+/// up to six AVX-512 / twelve AVX2 groups) on random states mixed with the extreme patterns of
 /// [`states`], and on batches of all-zero, all-`p - 1` and mixed extreme states.
 #[cfg(all(feature = "babybear", feature = "koalabear"))]
 mod monty31 {
@@ -730,16 +742,31 @@ mod monty31 {
     }
 
     fn check<F: Extremes, const T: usize>(perm: impl Perm<F, T>, name: &str) {
-        let expected = match (SIMD_BUILD, cpu_has!("avx2")) {
-            (true, true) => BatchBackend::Avx2,
+        let expected = match (
+            SIMD_BUILD,
+            cpu_has!("avx512f") && !no_avx512(),
+            cpu_has!("avx2"),
+        ) {
+            (true, true, _) => BatchBackend::Avx512,
+            (true, false, true) => BatchBackend::Avx2,
             _ => BatchBackend::Portable,
         };
         assert_eq!(batch_backend::<F>(), expected, "{name}: default backend");
-        let avx2 = perm.batch_on(BatchBackend::Avx2, &mut []);
-        assert_eq!(avx2, expected == BatchBackend::Avx2, "{name}: Avx2 runs");
-        if !avx2 {
-            eprintln!("NOTE: {name}: no AVX2 on this CPU/build: only the default path tested");
+        // Every kernel the CPU has, not only the one the dispatcher picks.
+        let mut kernels = Vec::new();
+        for (backend, present) in [
+            (BatchBackend::Avx512, cpu_has!("avx512f")),
+            (BatchBackend::Avx2, cpu_has!("avx2")),
+        ] {
+            let runs = perm.batch_on(backend, &mut []);
+            assert_eq!(runs, SIMD_BUILD && present, "{name}: {backend:?} runs");
+            if runs {
+                kernels.push(backend);
+            } else {
+                eprintln!("NOTE: {name}: no {backend:?} on this CPU/build: not tested");
+            }
         }
+        eprintln!("{name}: default {expected:?}; kernels tested {kernels:?}");
         let p_minus_1 = minus_one::<F>();
         let zero = F::ZERO_ELEMENT;
         let extremes: [Vec<[F; T]>; 3] = [
@@ -763,10 +790,15 @@ mod monty31 {
                 &batch,
                 &format!("{name}, default backend, {what}"),
             );
-            if avx2 {
+            for &backend in &kernels {
                 let mut batch = input.clone();
-                assert!(perm.batch_on(BatchBackend::Avx2, &mut batch));
-                assert_scalar(&perm, &input, &batch, &format!("{name}, Avx2, {what}"));
+                assert!(perm.batch_on(backend, &mut batch));
+                assert_scalar(
+                    &perm,
+                    &input,
+                    &batch,
+                    &format!("{name}, {backend:?}, {what}"),
+                );
             }
         }
     }

@@ -550,9 +550,9 @@ impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
 
 /// The backend to use for `F` on this CPU: AVX-512F if present, else AVX2; `None` if `F` is
 /// not Goldilocks or the CPU has neither.
-pub(super) fn best<F: Field>() -> Option<BatchBackend> {
+pub(super) fn best<F: Field>(avx512: bool) -> Option<BatchBackend> {
     Form::of::<F>()?;
-    if Avx512::detect().is_some() {
+    if avx512 && Avx512::detect().is_some() {
         Some(BatchBackend::Avx512)
     } else {
         Avx2::detect().map(|_| BatchBackend::Avx2)

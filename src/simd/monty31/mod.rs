@@ -1,0 +1,933 @@
+//! Batch kernel for the 31-bit Montgomery fields ([`crate::field::monty31::Monty31`]:
+//! BabyBear, KoalaBear; any odd `2^30 < p < 2^31` whose hook [`MONTY31_MODULUS`] answers),
+//! written once over the small register trait [`Lanes`] and instantiated for AVX-512F
+//! ([`avx512`], 16 lanes: [`BatchBackend::Avx512`]) and AVX2 ([`avx2`], 8 lanes:
+//! [`BatchBackend::Avx2`]). The two ISA modules hold only what differs (a lane's sign, the
+//! odd-lane blend); everything else, the round structure included, is this one body.
+//!
+//! # Representation
+//! A register holds element `i` of `V::LANES` states (lane `l` = state `l` of a vector group)
+//! as the field's own stored word, `x 2^32 mod p` (Montgomery form, `R = 2^32`): loads and
+//! stores convert nothing. Shapes: a vector group is `LANES` states of width `t` (16 x t words
+//! on AVX-512F, 8 x t on AVX2), held as `t` registers. Between the steps of the round driver
+//! every lane is canonical (`[0, p)`); inside a step values may be *signed*: an `i32` in
+//! `[-p, p]` congruent to the element. `G` groups run interleaved as one [`Packed`] value (the
+//! last groups of a batch run alone).
+//!
+//! # Constant time
+//! No branch and no memory address depends on a lane's value: every correction is an unsigned
+//! minimum (`vpminud`) or an addition of `±p` chosen per lane without a branch (AVX2:
+//! `vpsignd`; AVX-512F: a compare into a mask register and a masked subtraction, `vpcmpd` +
+//! `vpsubd{k}`), computed in every lane. The only branches in the kernel are on public data:
+//! the width, the batch length and the *kind* of each internal-diagonal entry (a constant of
+//! the instance, fixed when the permutation's cache is filled). The AVX2 kernel runs under
+//! valgrind's memcheck with secret states (`tests/constant_time.rs`); valgrind cannot run
+//! AVX-512, so the AVX-512F kernel is covered by this argument: it is the same generic code,
+//! and its two ISA-specific operations ([`avx512`]) are a mask compare with a masked
+//! subtraction and a blend under a constant mask, neither of which branches or addresses
+//! memory by value.
+//!
+//! # Arithmetic and bounds (`p < 2^31`, so `2p < 2^32`; `p' = p^-1 mod 2^32`)
+//! - [`add`] (canonical `a, b`): `s = a + b < 2p < 2^32` does not wrap; `min(s, s - p)` (as
+//!   `u32`) is `s - p` when `s >= p`, and `s` when `s < p` (then `s - p` wraps to
+//!   `>= 2^32 - p > p > s`). Three operations; the external layer and the sum of the internal
+//!   layer are these additions only (`poseidon2::linear`'s layers on [`LinearOps`]).
+//! - [`canonical`] (signed `d` in `(-p, p)`): `min(d, d + p)` as `u32`: `d >= 0` gives `d`
+//!   (`d + p < 2p` does not wrap); `d < 0` is `>= 2^32 - p > p` as `u32`, and `d + p` in
+//!   `(0, p)` is the smaller.
+//! - [`add_signed`] (signed `d` in `[-p, p]`, canonical `s`): `r = d + s` is in `[-p, 2p)`;
+//!   with `c = p` for `d > 0`, `c = -p` for `d < 0` and `c` either `p` or `0` for `d = 0`,
+//!   `min(r, r - c)` as `u32` is canonical: for `d > 0` as in [`add`]; for `d < 0`, `r >= 0`
+//!   is below `r + p < 2p`, and a negative `r` (`>= 2^32 - p` as `u32`) is above `r + p` in
+//!   `[0, p)`; for `d = 0`, `r = s` and `r - c` is `s` or wraps above it. Four operations, the
+//!   choice of `c` off the path of `s`.
+//! - Montgomery product ([`reduce_half`]): the even and the odd 32-bit lanes are multiplied
+//!   apart (`vpmuldq` reads the low 32 bits of each 64-bit lane as an `i32`; the odd elements are
+//!   shifted down first). For signed `a, b` with `|a|, |b| <= p`, the exact `P = a b` has
+//!   `|P| <= p^2 < 2^62`; `q = P p' mod 2^32` (low half of `vpmuludq`) taken as an `i32` gives
+//!   `|q p| < 2^31 p`, and `P - q p` is a multiple of `2^32` (exact in `i64`), so
+//!   `d = (P - q p) / 2^32` is the high half of the 64-bit difference, with
+//!   `|d| < (p^2 + 2^31 p) / 2^32 < p`: a signed value in `(-p, p)`, `d = a b 2^-32 (mod p)`,
+//!   the Montgomery product of the stored words. No correction is needed for the next product,
+//!   so the S-box chain runs on signed values.
+//! - Products by a constant `c` (an internal-diagonal entry of no cheaper kind):
+//!   `q = P p' = x (c p') mod 2^32` with `c p' mod 2^32` precomputed
+//!   (`kernel_form::monty31::word`), so `q` does not wait for `P` (same bounds: `c` canonical).
+//! - Products by the cheap diagonal entries ([`mul_diagonal_signed`]; the kind of each entry
+//!   is found at the start of each batch call by [`with_kind`], a few bit operations per
+//!   entry; Plonky3's diagonals are all cheap). On the
+//!   stored word, a product by a plain constant `m` is the same product (`m · x R = (m x) R`):
+//!   `±1`: `x`; `±2`: `2x - p` in `[-p, p)`; `±3`: `add(x, x) + x - p`; `±4`:
+//!   `2 add(x, x) - p`; negated by one subtraction from zero, so in `[-p, p]`. `±2^-n` where
+//!   `2^n | p - 1`: with `x = h 2^n + l` (`l < 2^n`), `2^-n = -(p - 1) / 2^n (mod p)` (because
+//!   `2^n (p - 1) / 2^n = -1`), so `x 2^-n = h - l (p - 1) / 2^n`; `h < 2^(31 - n)` and
+//!   `l (p - 1) / 2^n < p - 1 < 2^31` (one `vpmulld`, exact), so the difference (or its
+//!   negation) is in `(-p, p)`. A shift, a mask, a multiplication and a subtraction in place of
+//!   six `vpmul*` and the joins.
+//! - Round constant and S-box ([`Packed::add_sbox`]): `x + (c - p)` for canonical `x, c` is in
+//!   `[-p, p)`: a signed input in one addition (`c - p` precomputed). `x^d` ([`sbox_chain`],
+//!   `d = 3, 5, 7, 11`) runs on the even and the odd halves kept apart ([`Halves`]), each
+//!   product signed as above; the halves are joined and made canonical once at the end.
+//! - Internal layer (`t >= 4`, [`Packed`]'s [`LinearLayers::internal_layer`]): `y_i = m_i x_i +
+//!   s` as [`add_signed`] of the signed product `m_i x_i` and the canonical sum `s`; the scaled
+//!   layer (SP1) the same with `s` replaced by the canonical `scale · s`.
+//!
+//! # Round structure
+//! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`]; the
+//! external layer, the sum of the internal layer and the fixed t = 2, 3 internal matrices are
+//! [`crate::poseidon2::linear`]'s, run on [`LinearOps`] with [`add`]. Round constants are
+//! converted once per permutation value (its batch cache, see `crate::simd`) by
+//! `field::kernel_form::monty31::word` and broadcast from memory where they are used.
+//!
+//! # Speed
+//! bench-compare rows "BabyBear t=16 batch permutation" and "KoalaBear t=16 batch permutation"
+//! (`docs/benchmarks.md`, 2026-12-03, shared 2-vCPU Emerald Rapids at 2.3 GHz, loaded), µs per
+//! permutation of 64-state `Poseidon2Ct` batches: AVX-512F 0.22 / 0.17-0.21 (BabyBear16 /
+//! KoalaBear16; Plonky3 0.8's AVX-512 packing 0.13 / 0.11-0.12: about 1.6-1.7x), AVX2 0.31 /
+//! 0.30 (Plonky3's AVX2 packing 0.24 / 0.19: 1.3-1.6x); the scalar path 1.0-1.2. Not met: the
+//! issue's 1.0x. Tried without a visible gain: two groups interleaved on AVX-512F. Not yet
+//! tried: a cheaper `x^7` / `x^3` chain and lazily reduced external-layer sums.
+//!
+//! [`MONTY31_MODULUS`]: crate::field::Representation::MONTY31_MODULUS
+
+use core::arch::x86_64::*;
+use core::marker::PhantomData;
+
+use crate::field::kernel_form::monty31::{HALVE, Modulus, NEGATE, SMALL, diagonal_kind, inverse};
+use crate::field::{Field, Sealed, SboxOps, sbox_chain};
+use crate::params::MAX_WIDTH;
+use crate::poseidon2::batch_cache::{BatchBackend, Word};
+use crate::poseidon2::linear::{
+    DiagonalOps, LinearLayers, LinearOps, internal_layer_fixed, sum,
+};
+use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
+
+mod avx2;
+mod avx512;
+
+/// Proof that this CPU runs the instructions of the register type `V`: issued only by
+/// [`Lanes::detect`] after run-time detection, so every `V` (whose constructors take one)
+/// exists only on such a CPU.
+pub(super) struct Cpu<V>(PhantomData<V>);
+
+impl<V> Clone for Cpu<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for Cpu<V> {}
+
+/// One SIMD register of `LANES` `u32` lanes (viewed as `LANES / 2` 64-bit lanes by the
+/// `*64` and `mul_*` operations): the primitives the kernel is written in, implemented by
+/// each ISA ([`Avx2`], [`Avx512`]). All operations are lane-wise and wrap.
+pub(super) trait Lanes: Copy {
+    /// Lanes per register: states per vector group.
+    const LANES: usize;
+    /// The backend name of this register type.
+    const BACKEND: BatchBackend;
+    /// `LANES` words in lane order.
+    type Words: Copy + Default + AsRef<[u32]> + AsMut<[u32]>;
+
+    /// A token if the CPU runs this register type (cached detection).
+    fn detect() -> Option<Cpu<Self>>;
+    /// Permutes `states` (a whole number of groups of `LANES` states of width `t`) in place:
+    /// [`permute_width`] compiled with the ISA's target features.
+    fn permute_all<F: Field, const D: u64>(
+        cpu: Cpu<Self>,
+        states: &mut [F],
+        t: usize,
+        rc: RoundConstants<'_, Word>,
+    );
+
+    /// `x` in every lane.
+    fn splat(cpu: Cpu<Self>, x: u32) -> Self;
+    /// The register holding `words`.
+    fn load(cpu: Cpu<Self>, words: &Self::Words) -> Self;
+    /// Writes the lanes to `words`.
+    fn store(self, words: &mut Self::Words);
+    /// The register holding the first `LANES` words of `words` (zero if it is shorter).
+    fn load_from(cpu: Cpu<Self>, words: &[u32]) -> Self;
+    /// Writes the lanes to the first `LANES` words of `words` (nothing if it is shorter).
+    fn store_to(self, words: &mut [u32]);
+    /// Transposes the `LANES x LANES` matrix of 32-bit words whose rows are `rows` (which
+    /// must hold `LANES` registers; left alone otherwise).
+    fn transpose(rows: &mut [Self]);
+    /// `self + rhs` mod `2^32`.
+    fn add32(self, rhs: Self) -> Self;
+    /// `self - rhs` mod `2^32`.
+    fn sub32(self, rhs: Self) -> Self;
+    /// Unsigned minimum.
+    fn min(self, rhs: Self) -> Self;
+    /// `self & rhs`.
+    fn and(self, rhs: Self) -> Self;
+    /// `self >> count` (logical, each lane by its own count).
+    fn shr(self, count: Self) -> Self;
+    /// The low 32 bits of `self * rhs`.
+    fn mul_low(self, rhs: Self) -> Self;
+    /// 64-bit lanes: `self - rhs` mod `2^64`.
+    fn sub64(self, rhs: Self) -> Self;
+    /// Each odd 32-bit element copied over the even one below it (64-bit lanes: the high half
+    /// moved down, and kept). A shuffle (`vpshufd`), not a shift: on Intel cores shuffles run
+    /// on port 5, beside the multiplications and shifts of port 0.
+    fn high_down(self) -> Self;
+    /// Each even 32-bit element copied over the odd one above it (64-bit lanes: the low half
+    /// moved up, and kept). A shuffle, as [`Lanes::high_down`].
+    fn low_up(self) -> Self;
+    /// 64-bit lanes: the exact product of the low 32 bits of each, as `i32`s.
+    fn mul_signed(self, rhs: Self) -> Self;
+    /// 64-bit lanes: the exact product of the low 32 bits of each, as `u32`s.
+    fn mul_unsigned(self, rhs: Self) -> Self;
+    /// `self` (`p` in every lane) where the `i32` lane of `d` is positive, `-p` where it is
+    /// negative, `p` or `0` where it is zero (either serves [`add_signed`]).
+    fn signed_p(self, d: Self) -> Self;
+    /// The even 32-bit elements of `self` and the odd ones of `odd`.
+    fn blend_odd(self, odd: Self) -> Self;
+
+    /// The token a value's existence proves.
+    #[inline(always)]
+    fn cpu(self) -> Cpu<Self> {
+        Cpu(PhantomData)
+    }
+}
+
+/// Declares each ISA's register type `$name($reg)` with `$lanes` lanes: its [`Lanes`] impl from
+/// the ISA's intrinsics for the operations every ISA has, and its kernel entry point compiled
+/// with `$feature`, interleaving `$groups` vector groups. The ISA's module supplies the rest as
+/// inherent methods `signed_p_isa`, `blend_odd_isa` and `transpose_isa`.
+macro_rules! lanes_types {
+    ($(
+        $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $groups:literal groups,
+        backend $backend:ident, feature $feature:tt,
+        splat $splat:ident, load $load:ident, store $store:ident, add $add:ident, sub $sub:ident,
+        min $min:ident, and $and:ident, shift_right $shr:ident, mul_low $mul_low:ident,
+        sub64 $sub64:ident, shuffle $shuffle:ident,
+        mul_signed $mul_signed:ident, mul_unsigned $mul_unsigned:ident;
+    )*) => {$(
+        $(#[$doc])*
+        /// Made only by [`Lanes::splat`] and [`Lanes::load`], which take a [`Cpu`] token, or
+        /// from another value of the type: a value proves the CPU has the ISA's features.
+        #[derive(Clone, Copy)]
+        pub(super) struct $name($reg);
+
+        impl $name {
+            /// The kernel compiled for this ISA. The shipped widths (16, 24) get a copy with
+            /// `t` a compile-time constant; any other width runs the same code with `t` read at
+            /// run time.
+            #[target_feature(enable = $feature)]
+            fn entry<F: Field, const D: u64>(
+                cpu: Cpu<Self>,
+                states: &mut [F],
+                t: usize,
+                rc: RoundConstants<'_, Word>,
+            ) {
+                match t {
+                    16 => permute_width::<Self, F, D, $groups, 16>(cpu, states, t, rc),
+                    24 => permute_width::<Self, F, D, $groups, 24>(cpu, states, t, rc),
+                    _ => permute_width::<Self, F, D, $groups, 0>(cpu, states, t, rc),
+                }
+            }
+        }
+
+        impl Lanes for $name {
+            const LANES: usize = $lanes;
+            const BACKEND: BatchBackend = BatchBackend::$backend;
+            type Words = [u32; $lanes];
+
+            fn detect() -> Option<Cpu<Self>> {
+                std::is_x86_feature_detected!($feature).then_some(Cpu(PhantomData))
+            }
+            fn permute_all<F: Field, const D: u64>(
+                cpu: Cpu<Self>,
+                states: &mut [F],
+                t: usize,
+                rc: RoundConstants<'_, Word>,
+            ) {
+                // SAFETY: `cpu` was issued by `detect`: the CPU has all `entry` enables.
+                unsafe { Self::entry::<F, D>(cpu, states, t, rc) }
+            }
+            #[inline(always)]
+            fn splat(_: Cpu<Self>, x: u32) -> Self {
+                // SAFETY: the `Cpu` token proves the ISA.
+                $name(unsafe { $splat(x as i32) })
+            }
+            #[inline(always)]
+            fn load(_: Cpu<Self>, words: &[u32; $lanes]) -> Self {
+                // SAFETY: the `Cpu` token proves the ISA; `words` is the register's size.
+                $name(unsafe { $load(words.as_ptr().cast()) })
+            }
+            #[inline(always)]
+            fn store(self, words: &mut [u32; $lanes]) {
+                // SAFETY: `self` proves the ISA; `words` is the register's size.
+                unsafe { $store(words.as_mut_ptr().cast(), self.0) }
+            }
+            #[inline(always)]
+            fn load_from(cpu: Cpu<Self>, words: &[u32]) -> Self {
+                match words.first_chunk::<$lanes>() {
+                    Some(words) => Self::load(cpu, words),
+                    None => Self::splat(cpu, 0),
+                }
+            }
+            #[inline(always)]
+            fn store_to(self, words: &mut [u32]) {
+                if let Some(words) = words.first_chunk_mut::<$lanes>() {
+                    self.store(words);
+                }
+            }
+            #[inline(always)]
+            fn transpose(rows: &mut [Self]) {
+                Self::transpose_isa(rows);
+            }
+            #[inline(always)]
+            fn add32(self, rhs: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $add(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn sub32(self, rhs: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $sub(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn min(self, rhs: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $min(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn and(self, rhs: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $and(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn shr(self, count: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $shr(self.0, count.0) })
+            }
+            #[inline(always)]
+            fn mul_low(self, rhs: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $mul_low(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn sub64(self, rhs: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $sub64(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn high_down(self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                // The selector (3, 3, 1, 1) in each 128-bit block.
+                $name(unsafe { $shuffle::<0xf5>(self.0) })
+            }
+            #[inline(always)]
+            fn low_up(self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                // The selector (2, 2, 0, 0) in each 128-bit block.
+                $name(unsafe { $shuffle::<0xa0>(self.0) })
+            }
+            #[inline(always)]
+            fn mul_signed(self, rhs: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $mul_signed(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn mul_unsigned(self, rhs: Self) -> Self {
+                // SAFETY: `self` proves the ISA.
+                $name(unsafe { $mul_unsigned(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn signed_p(self, d: Self) -> Self {
+                self.signed_p_isa(d)
+            }
+            #[inline(always)]
+            fn blend_odd(self, odd: Self) -> Self {
+                self.blend_odd_isa(odd)
+            }
+        }
+    )*};
+}
+
+lanes_types! {
+    /// Sixteen `u32` lanes (AVX-512F; its own operations in [`avx512`]).
+    Avx512(__m512i), 16 lanes, 1 groups, backend Avx512, feature "avx512f",
+    splat _mm512_set1_epi32, load _mm512_loadu_si512, store _mm512_storeu_si512,
+    add _mm512_add_epi32, sub _mm512_sub_epi32, min _mm512_min_epu32, and _mm512_and_si512,
+    shift_right _mm512_srlv_epi32, mul_low _mm512_mullo_epi32, sub64 _mm512_sub_epi64,
+    shuffle _mm512_shuffle_epi32,
+    mul_signed _mm512_mul_epi32, mul_unsigned _mm512_mul_epu32;
+
+    /// Eight `u32` lanes (AVX2; its own operations in [`avx2`]).
+    Avx2(__m256i), 8 lanes, 1 groups, backend Avx2, feature "avx2",
+    splat _mm256_set1_epi32, load _mm256_loadu_si256, store _mm256_storeu_si256,
+    add _mm256_add_epi32, sub _mm256_sub_epi32, min _mm256_min_epu32, and _mm256_and_si256,
+    shift_right _mm256_srlv_epi32, mul_low _mm256_mullo_epi32, sub64 _mm256_sub_epi64,
+    shuffle _mm256_shuffle_epi32,
+    mul_signed _mm256_mul_epi32, mul_unsigned _mm256_mul_epu32;
+}
+
+/// `x` in every lane, on the CPU that made `like`.
+#[inline(always)]
+fn splat<V: Lanes>(like: V, x: u32) -> V {
+    V::splat(like.cpu(), x)
+}
+
+/// The modulus of `F` and `p^-1 mod 2^32`, as compile-time constants of each kernel copy
+/// (the kernel is compiled only for fields whose [`MONTY31_MODULUS`] is `Some`; the cache's
+/// [`Modulus::of`] checked the claim before any batch reaches it).
+///
+/// [`MONTY31_MODULUS`]: crate::field::Representation::MONTY31_MODULUS
+struct Consts<F>(PhantomData<F>);
+
+impl<F: Field> Consts<F> {
+    const P: u32 = match F::MONTY31_MODULUS {
+        Some(p) => p,
+        None => 1,
+    };
+    const P_INV: u32 = inverse(Self::P);
+}
+
+/// `p` in every lane.
+#[inline(always)]
+fn modulus<V: Lanes, F: Field>(like: V) -> V {
+    splat(like, Consts::<F>::P)
+}
+
+/// `a + b (mod p)`, canonical, for canonical `a, b` (proof in the module docs).
+#[inline(always)]
+fn add<V: Lanes, F: Field>(a: V, b: V) -> V {
+    let s = a.add32(b);
+    s.min(s.sub32(modulus::<V, F>(a)))
+}
+
+/// The canonical representative of a signed `d` in `(-p, p)`.
+#[inline(always)]
+fn canonical<V: Lanes, F: Field>(d: V) -> V {
+    d.min(d.add32(modulus::<V, F>(d)))
+}
+
+/// `d + s (mod p)`, canonical, for a signed `d` in `[-p, p]` and a canonical `s`.
+#[inline(always)]
+fn add_signed<V: Lanes, F: Field>(d: V, s: V) -> V {
+    let correction = modulus::<V, F>(d).signed_p(d);
+    let r = d.add32(s);
+    r.min(r.sub32(correction))
+}
+
+/// The 64-bit lanes `P - q p` with `q = q_factor mod 2^32` as an `i32`: the Montgomery product
+/// `d` in their high halves (proof in the module docs).
+#[inline(always)]
+fn reduce_half<V: Lanes, F: Field>(product: V, q_factor: V) -> V {
+    product.sub64(q_factor.mul_signed(modulus::<V, F>(product)))
+}
+
+/// The Montgomery product of the low 32-bit halves of the 64-bit lanes `a, b` (signed, at most
+/// `p` in size), signed in `(-p, p)`, in the high halves.
+#[inline(always)]
+fn mul_half<V: Lanes, F: Field>(a: V, b: V) -> V {
+    let product = a.mul_signed(b);
+    reduce_half::<V, F>(product, product.mul_unsigned(splat(a, Consts::<F>::P_INV)))
+}
+
+/// A round constant's kernel words (`kernel_form::monty31::word`) in every lane.
+#[derive(Clone, Copy)]
+struct Constant<V> {
+    /// The stored word `w`.
+    value: V,
+    /// `w p^-1 mod 2^32`.
+    quotient: V,
+}
+
+impl<V: Lanes> Constant<V> {
+    #[inline(always)]
+    fn broadcast(like: V, word: &Word) -> Self {
+        Constant {
+            value: splat(like, word[0] as u32),
+            quotient: splat(like, word[1] as u32),
+        }
+    }
+}
+
+/// `x c (mod p)`, signed in `(-p, p)`, for a canonical or signed `x` and a [`Constant`] `c`:
+/// the quotient `x (c p^-1)` does not wait for the product.
+#[inline(always)]
+fn mul_constant<V: Lanes, F: Field>(x: V, c: Constant<V>) -> V {
+    let even = reduce_half::<V, F>(x.mul_signed(c.value), x.mul_unsigned(c.quotient));
+    let x_odd = x.high_down();
+    let odd = reduce_half::<V, F>(x_odd.mul_signed(c.value), x_odd.mul_unsigned(c.quotient));
+    even.high_down().blend_odd(odd)
+}
+
+/// `m x (mod p)`, signed in `[-p, p]`, for a canonical `x` and an entry `m` of the internal
+/// diagonal in kernel form, by the code its kind names ([`with_kind`]; bounds in
+/// the module docs): additions for `±1 .. ±4`, a shift, a mask and a 32-bit multiplication for
+/// `±2^-n`, else the Montgomery product. The kind is a public constant of the instance: the
+/// branch depends on no state value.
+#[inline(always)]
+fn mul_diagonal_signed<V: Lanes, F: Field>(x: V, m: &Word) -> V {
+    let p = modulus::<V, F>(x);
+    let kind = m[3];
+    let v = match kind & 0xff {
+        SMALL => match m[4] {
+            1 => x,
+            2 => x.add32(x).sub32(p),
+            3 => add::<V, F>(x, x).add32(x).sub32(p),
+            _ => {
+                let x2 = add::<V, F>(x, x);
+                x2.add32(x2).sub32(p)
+            }
+        },
+        HALVE => {
+            let n = (kind >> 16) as u32;
+            let high = x.shr(splat(x, n));
+            let low = x.and(splat(x, m[4] as u32));
+            let low_part = low.mul_low(splat(x, (m[4] >> 32) as u32));
+            return if kind & NEGATE == 0 {
+                high.sub32(low_part)
+            } else {
+                low_part.sub32(high)
+            };
+        }
+        _ => return mul_constant::<V, F>(x, Constant::broadcast(x, m)),
+    };
+    if kind & NEGATE == 0 {
+        v
+    } else {
+        splat(x, 0).sub32(v)
+    }
+}
+
+/// Element `i` of `G` vector groups, one register per group, canonical.
+///
+/// Its operations loop over the groups explicitly, and nothing on the kernel's path takes a
+/// closure: a closure is compiled as a function of its own without the kernel's target
+/// features, and every register operation in it would become a call.
+struct Packed<V, F, const G: usize>([V; G], PhantomData<F>);
+
+impl<V: Copy, F, const G: usize> Clone for Packed<V, F, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V: Copy, F, const G: usize> Copy for Packed<V, F, G> {}
+
+/// The even and the odd elements of `G` registers, apart, as signed values in the low halves
+/// of the 64-bit lanes (the S-box chain's form: no shuffle and no correction per product).
+struct Halves<V, F, const G: usize>([(V, V); G], PhantomData<F>);
+
+impl<V: Copy, F, const G: usize> Clone for Halves<V, F, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V: Copy, F, const G: usize> Copy for Halves<V, F, G> {}
+
+impl<V: Lanes, F: Field, const G: usize> SboxOps for Halves<V, F, G> {
+    #[inline(always)]
+    fn sbox_square(mut self) -> Self {
+        for (even, odd) in &mut self.0 {
+            *even = mul_half::<V, F>(*even, *even).high_down();
+            *odd = mul_half::<V, F>(*odd, *odd).high_down();
+        }
+        self
+    }
+    #[inline(always)]
+    fn sbox_mul(mut self, rhs: Self) -> Self {
+        for ((even, odd), (even_r, odd_r)) in self.0.iter_mut().zip(rhs.0) {
+            *even = mul_half::<V, F>(*even, even_r).high_down();
+            *odd = mul_half::<V, F>(*odd, odd_r).high_down();
+        }
+        self
+    }
+}
+
+impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
+    type Constant = Word;
+
+    /// `(x + c)^D`: the signed input `x + (c - p)` in `[-p, p)`, the chain on its halves, one
+    /// join and one correction (bounds in the module docs).
+    #[inline(always)]
+    fn add_sbox<const D: u64>(mut self, c: Word) -> Self {
+        let shift = splat(self.0[0], c[2] as u32);
+        let mut halves = Halves([(shift, shift); G], PhantomData);
+        for (h, x) in halves.0.iter_mut().zip(&self.0) {
+            let y = x.add32(shift);
+            *h = (y, y.high_down());
+        }
+        let y = sbox_chain::<Halves<V, F, G>, D>(halves);
+        for (x, (even, odd)) in self.0.iter_mut().zip(y.0) {
+            *x = canonical::<V, F>(even.blend_odd(odd.low_up()));
+        }
+        self
+    }
+}
+
+impl<V: Lanes, F: Field, const G: usize> LinearOps for Packed<V, F, G> {
+    #[inline(always)]
+    fn linear_add(mut self, rhs: Self) -> Self {
+        for (x, y) in self.0.iter_mut().zip(rhs.0) {
+            *x = add::<V, F>(*x, y);
+        }
+        self
+    }
+}
+
+/// Products by a diagonal entry for [`LinearLayers`]' supertrait; the overrides of the
+/// internal layers below fuse them with the sum's addition instead.
+impl<V: Lanes, F: Field, const G: usize> DiagonalOps<Word> for Packed<V, F, G> {
+    #[inline(always)]
+    fn mul_diagonal(mut self, m: &Word) -> Self {
+        for x in &mut self.0 {
+            *x = add_signed::<V, F>(mul_diagonal_signed::<V, F>(*x, m), splat(*x, 0));
+        }
+        self
+    }
+}
+
+/// `y_i = m_i x_i + s` for every element after the first `skip`, with `s` canonical in every
+/// group (one [`add_signed`] per output).
+#[inline(always)]
+fn add_diagonal_products<V: Lanes, F: Field, const G: usize>(
+    state: &mut [Packed<V, F, G>],
+    diagonal: &[Word],
+    s: Packed<V, F, G>,
+) {
+    for (x, m) in state.iter_mut().zip(diagonal) {
+        for (x, &s) in x.0.iter_mut().zip(&s.0) {
+            *x = add_signed::<V, F>(mul_diagonal_signed::<V, F>(*x, m), s);
+        }
+    }
+}
+
+/// The external layer is the generic one (additions only, [`add`]); the t >= 4 internal layer
+/// and the scaled one add the canonical sum to each signed product with one correction
+/// ([`add_signed`]).
+impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> {
+    /// Same shapes and length behaviour as [`crate::poseidon2::linear::internal_layer`].
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[Word]) {
+        match state.len() {
+            0 | 1 => {}
+            2 | 3 => internal_layer_fixed(state),
+            _ => {
+                let s = sum(state);
+                add_diagonal_products(state, diag_m1, s);
+            }
+        }
+    }
+
+    /// Same shapes and length behaviour as
+    /// [`crate::poseidon2::linear::internal_layer_scaled`].
+    #[inline(always)]
+    fn internal_layer_scaled(state: &mut [Self], diag: &[Word], scale: &Word) {
+        if state.len() < 2 {
+            return;
+        }
+        let s = sum(state).mul_diagonal(scale);
+        add_diagonal_products(state, diag, s);
+    }
+}
+
+/// [`BatchBackend::Avx512`] if `F` is a 31-bit Montgomery field and the CPU has AVX-512F (and
+/// `avx512` is true: the dispatcher's `FAST_POSEIDON2_NO_AVX512` switch), else
+/// [`BatchBackend::Avx2`] if it has AVX2.
+pub(super) fn best<F: Field>(avx512: bool) -> Option<BatchBackend> {
+    Modulus::of::<F>()?;
+    if avx512 && Avx512::detect().is_some() {
+        return Some(BatchBackend::Avx512);
+    }
+    Avx2::detect().map(|_| BatchBackend::Avx2)
+}
+
+/// Whether `backend` is one of this module's and runs `F` on this CPU.
+pub(super) fn runs<F: Field>(backend: BatchBackend) -> bool {
+    Modulus::of::<F>().is_some()
+        && ((backend == Avx512::BACKEND && Avx512::detect().is_some())
+            || (backend == Avx2::BACKEND && Avx2::detect().is_some()))
+}
+
+/// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it is one of
+/// this module's and runs here, with the round constants `rc` in kernel form
+/// (`field::kernel_form::monty31::word`), and returns the states left for the portable path.
+pub(super) fn permute_batch<'a, F: Field, const D: u64>(
+    states: &'a mut [F],
+    t: usize,
+    rc: RoundConstants<'_, Word>,
+    backend: BatchBackend,
+) -> &'a mut [F] {
+    if backend == Avx512::BACKEND {
+        permute_on::<Avx512, F, D>(states, t, rc)
+    } else if backend == Avx2::BACKEND {
+        permute_on::<Avx2, F, D>(states, t, rc)
+    } else {
+        states
+    }
+}
+
+/// [`permute_batch`] on the register type `V`.
+fn permute_on<'a, V: Lanes, F: Field, const D: u64>(
+    states: &'a mut [F],
+    t: usize,
+    rc: RoundConstants<'_, Word>,
+) -> &'a mut [F] {
+    let group = V::LANES * t;
+    let cpu = match V::detect() {
+        Some(cpu) if t > 0 && states.len() >= group => cpu,
+        _ => return states,
+    };
+    let (vector, rest) = states.split_at_mut(states.len() / group * group);
+    // The diagonal entries with their kinds (`t + 1` words: cheap per call).
+    let mut diagonal = [[0u64; 5]; MAX_WIDTH];
+    let n = rc.diag_m1.len().min(MAX_WIDTH);
+    for (d, w) in diagonal.iter_mut().zip(rc.diag_m1) {
+        *d = with_kind::<F>(w);
+    }
+    let scale = rc.internal_sum_scale.map(with_kind::<F>);
+    let rc = RoundConstants {
+        diag_m1: &diagonal[..n],
+        internal_sum_scale: scale.as_ref(),
+        ..rc
+    };
+    V::permute_all::<F, D>(cpu, vector, t, rc);
+    rest
+}
+
+/// A diagonal entry's kernel form with its kind filled in
+/// (`kernel_form::monty31::diagonal_kind`).
+fn with_kind<F: Field>(w: &Word) -> Word {
+    let modulus = Modulus {
+        p: Consts::<F>::P,
+        p_inv: Consts::<F>::P_INV,
+    };
+    let (kind, data) = diagonal_kind(&modulus, w[0] as u32);
+    [w[0], w[1], w[2], kind, data]
+}
+
+/// The kernel for the width `T` (`T = 0`: the width `t` read at run time): `G` groups at a
+/// time, then the remaining groups one by one.
+#[inline(always)]
+fn permute_width<V: Lanes, F: Field, const D: u64, const G: usize, const T: usize>(
+    cpu: Cpu<V>,
+    states: &mut [F],
+    t: usize,
+    rc: RoundConstants<'_, Word>,
+) {
+    let t = if T == 0 { t } else { T };
+    let group = V::LANES * t;
+    let mut chunks = states.chunks_exact_mut(G * group);
+    for chunk in &mut chunks {
+        permute_chunk::<V, F, D, G>(cpu, chunk, t, rc);
+    }
+    for chunk in chunks.into_remainder().chunks_exact_mut(group) {
+        permute_chunk::<V, F, D, 1>(cpu, chunk, t, rc);
+    }
+}
+
+/// The most lanes of a register type (AVX-512F), for the transpose buffer's size.
+const MAX_LANES: usize = 16;
+
+/// Loads `G` groups of states (`chunk`, flat, width `t`), permutes them interleaved, stores
+/// them back (canonical words).
+///
+/// A group's states are copied word by word into a buffer of `LANES` rows (one per state,
+/// each padded with zeros to a multiple of `LANES` words: a plain copy for the compiler to
+/// vectorize), and each `LANES x LANES` block of it is loaded as `LANES` registers and
+/// transposed in registers ([`Lanes::transpose`]): register `i` then holds element `i` of
+/// every state. The store is the same in reverse (the transpose is its own inverse).
+#[inline(always)]
+fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
+    cpu: Cpu<V>,
+    chunk: &mut [F],
+    t: usize,
+    rc: RoundConstants<'_, Word>,
+) {
+    let zero = V::splat(cpu, 0);
+    let mut x = [Packed::<V, F, G>([zero; G], PhantomData); MAX_WIDTH];
+    let x = &mut x[..t];
+    let group = V::LANES * t;
+    let stride = t.div_ceil(V::LANES) * V::LANES;
+    let mut buffer = [0u32; MAX_LANES * MAX_WIDTH.next_multiple_of(MAX_LANES)];
+    let mut block = [zero; MAX_LANES];
+    let block = &mut block[..V::LANES];
+    for (g, states) in chunk.chunks_exact(group).enumerate() {
+        for (row, state) in buffer.chunks_exact_mut(stride).zip(states.chunks_exact(t)) {
+            for (w, y) in row.iter_mut().zip(state) {
+                *w = y.to_monty31_word(Sealed(())).unwrap_or(0);
+            }
+        }
+        for (b, elements) in x.chunks_mut(V::LANES).enumerate() {
+            for (l, register) in block.iter_mut().enumerate() {
+                let start = (l * stride + b * V::LANES).min(buffer.len());
+                *register = V::load_from(cpu, &buffer[start..]);
+            }
+            V::transpose(block);
+            for (xi, &register) in elements.iter_mut().zip(block.iter()) {
+                xi.0[g] = register;
+            }
+        }
+    }
+    permute::<Packed<V, F, G>, D>(x, rc);
+    for (g, states) in chunk.chunks_exact_mut(group).enumerate() {
+        for (b, elements) in x.chunks(V::LANES).enumerate() {
+            for (register, xi) in block.iter_mut().zip(elements) {
+                *register = xi.0[g];
+            }
+            V::transpose(block);
+            for (l, register) in block.iter().enumerate() {
+                let start = (l * stride + b * V::LANES).min(buffer.len());
+                register.store_to(&mut buffer[start..]);
+            }
+        }
+        for (row, state) in buffer.chunks_exact(stride).zip(states.chunks_exact_mut(t)) {
+            for (&w, y) in row.iter().zip(state) {
+                if let Some(z) = F::from_monty31_word(w, Sealed(())) {
+                    *y = z;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The arithmetic steps against `i64` arithmetic on the extreme values (the bounds in the
+    //! module docs are tight at these), for BabyBear and KoalaBear, on each register type the
+    //! CPU has; and every diagonal kind against the plain product.
+
+    use super::*;
+    use crate::babybear::BabyBear;
+    use crate::field::kernel_form::monty31::word;
+    use crate::koalabear::KoalaBear;
+    use std::eprintln;
+    use std::vec::Vec;
+
+    /// The lanes of `v`, which must all be equal (every test splats one value, so the even
+    /// and the odd lanes take their own paths to the same result).
+    fn lanes<V: Lanes>(v: V) -> u32 {
+        let mut words = V::Words::default();
+        v.store(&mut words);
+        let words = words.as_ref();
+        assert!(words.iter().all(|&w| w == words[0]), "lanes differ: {words:?}");
+        words[0]
+    }
+
+    /// A product's high halves in every 32-bit lane.
+    fn join<V: Lanes>(d: V) -> V {
+        d.high_down().blend_odd(d)
+    }
+
+    /// Signed values at and around the edges: `0`, `±1`, `±(p - 1)`, `-p` and canonical ones.
+    fn edges(p: u32) -> [i64; 9] {
+        let p = i64::from(p);
+        [0, 1, -1, 2, p - 1, -(p - 1), -p, p / 2, -(p / 2)]
+    }
+
+    /// `2^-32 mod p`, as `2^(p - 1 - 32)` by square-and-multiply.
+    fn r_inv(p: u32) -> i64 {
+        let mut acc = 1u64;
+        let mut base = 2u64;
+        let mut e = u64::from(p) - 33;
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = acc * base % u64::from(p);
+            }
+            base = base * base % u64::from(p);
+            e >>= 1;
+        }
+        acc as i64
+    }
+
+    fn check<V: Lanes, F: Field>() {
+        let Some(cpu) = V::detect() else {
+            eprintln!("no {:?}: 31-bit Montgomery arithmetic not tested there", V::BACKEND);
+            return;
+        };
+        let p = Consts::<F>::P;
+        let (pi, r_inv) = (i64::from(p), r_inv(p));
+        let splat = |x: i64| V::splat(cpu, x as i32 as u32);
+        let lane0 = |v: V| lanes(v);
+        let signed = |v: V| lanes(v) as i32 as i64;
+        let canonical_edges: Vec<i64> = edges(p).into_iter().filter(|&x| (0..pi).contains(&x)).collect();
+        for a in edges(p) {
+            let got = signed(join(mul_half::<V, F>(splat(a), splat(a))));
+            assert!(got.abs() < pi, "square of {a}");
+            assert_eq!((got - a * a % pi * r_inv).rem_euclid(pi), 0, "square of {a}");
+            if a > -pi {
+                let got = lane0(canonical::<V, F>(splat(a)));
+                assert_eq!(i64::from(got), a.rem_euclid(pi), "canonical {a}");
+            }
+            for b in edges(p) {
+                let got = signed(join(mul_half::<V, F>(splat(a), splat(b))));
+                assert!(got.abs() < pi, "{a} * {b}");
+                assert_eq!((got - (a * b) % pi * r_inv).rem_euclid(pi), 0, "{a} * {b}");
+            }
+            for &c in &canonical_edges {
+                let word = [c as u64, (c as u32).wrapping_mul(Consts::<F>::P_INV) as u64, 0, 0, 0];
+                let k = Constant::broadcast(splat(0), &word);
+                let got = signed(mul_constant::<V, F>(splat(a), k));
+                assert!(got.abs() < pi, "{a} * constant {c}");
+                assert_eq!((got - (a * c) % pi * r_inv).rem_euclid(pi), 0, "{a} * {c}");
+                let got = i64::from(lane0(add_signed::<V, F>(splat(a), splat(c))));
+                assert_eq!(got, (a + c).rem_euclid(pi), "{a} + canonical {c}");
+                if (0..pi).contains(&a) {
+                    let got = i64::from(lane0(add::<V, F>(splat(a), splat(c))));
+                    assert_eq!(got, (a + c) % pi, "{a} + {c}");
+                }
+            }
+            // `add_signed` takes `d = p` too (a negated `-p`).
+            let got = i64::from(lane0(add_signed::<V, F>(splat(pi), splat(a.rem_euclid(pi)))));
+            assert_eq!(got, a.rem_euclid(pi), "p + {a}");
+        }
+        // Every diagonal kind, on the edges and on the halving boundaries, against the plain
+        // product of the stored words (`m x` of elements is `m · word(x)` of words).
+        let modulus = Modulus::of::<F>().expect("a 31-bit Montgomery field");
+        let mut entries: Vec<i64> = (1..=4).flat_map(|k| [k, pi - k]).collect();
+        let mut inverse = 1i64;
+        for _ in 1..=27 {
+            inverse = inverse * (pi / 2 + 1) % pi;
+            entries.extend([inverse, pi - inverse]);
+        }
+        entries.extend([0, 5, 7, pi / 3, pi - 5]);
+        let mut xs: Vec<i64> = canonical_edges.clone();
+        for n in [1, 3, 8, 24, 27, 30] {
+            xs.extend([(1i64 << n) - 1, 1 << n, (1 << n) + 1].map(|x| x % pi));
+        }
+        for &m in &entries {
+            let element = F::from_u64(m as u64);
+            let w = with_kind::<F>(&word(&modulus, element));
+            for &x in &xs {
+                let got = i64::from(lane0(add_signed::<V, F>(
+                    mul_diagonal_signed::<V, F>(splat(x), &w),
+                    splat(0),
+                )));
+                assert_eq!(got, x * m % pi, "diagonal {m} (kind {:#x}) * word {x}", w[3]);
+            }
+        }
+    }
+
+    #[test]
+    fn babybear_steps_are_exact_on_the_edges() {
+        check::<Avx2, BabyBear>();
+        check::<Avx512, BabyBear>();
+    }
+
+    #[test]
+    fn koalabear_steps_are_exact_on_the_edges() {
+        check::<Avx2, KoalaBear>();
+        check::<Avx512, KoalaBear>();
+    }
+
+    /// Plonky3's diagonal entries take the cheap kinds, the Horizen Labs ones the generic one.
+    #[test]
+    fn diagonal_kinds_are_the_cheap_ones_where_the_entries_allow() {
+        let kinds = |diag: &[BabyBear]| -> Vec<u64> {
+            let m = Modulus::of::<BabyBear>().unwrap();
+            diag.iter().map(|&d| with_kind::<BabyBear>(&word(&m, d))[3] & 0xff).collect()
+        };
+        let p3 = crate::instances::plonky3::ct::babybear_t16();
+        assert!(kinds(p3.internal_diagonal_minus_one()).iter().all(|&k| k != 0));
+        let hl = crate::instances::babybear::ct::t16();
+        assert!(kinds(hl.internal_diagonal_minus_one()).contains(&0));
+    }
+}
