@@ -465,6 +465,11 @@ impl<const G: usize> ScheduleOps for Packed<'_, G> {
         let x = unsafe { mul_add(&self.x, &w, &x0.x, self.v) };
         Packed { x, v: self.v }
     }
+
+    /// The kernel runs the matrix products (the sparse partial rounds) for every matrix.
+    const ADDITIONS_ONLY: bool = false;
+    #[inline(always)]
+    fn mix_ones_plus_diagonal(_: &mut [Self], _: &[i8], _: usize) {}
 }
 
 /// `sum_j row[j] · state[j]`: the 10-column products of every term summed unreduced, then one
