@@ -404,47 +404,41 @@ impl<F: crate::field::Field> Limbs4<F> {
 
     /// `state <- (J + diag(d)) · state`, `|d_i| <= 16`, computed as `y_i = r + d_i x_i + x_l`
     /// (`i != l`) and `y_l = r + (1 + d_l) x_l`, with `r` the sum of every element but
-    /// `x_last`: the newest element enters each output by one operation (two for its own), so
-    /// the rest overlaps the computation that produced it. Does nothing when `F` does not
-    /// qualify (never called then: `ScheduleOps::ADDITIONS_ONLY`).
+    /// `x_l = x_last`: the newest element enters each output by one operation (two for its own),
+    /// so the rest overlaps the computation that produced it. Element by element, in registers
+    /// (no scratch array). Does nothing when `F` does not qualify (never called then:
+    /// `ScheduleOps::ADDITIONS_ONLY`).
     #[inline(always)]
     pub(crate) fn mix_ones_plus_diagonal(state: &mut [F], d: &[i8], last: usize) {
-        use crate::field::Sealed;
         let Some(m) = const { &Self::MODULUS }.as_ref() else {
             return;
         };
-        let t = state.len();
-        let mut x = [[0u64; 4]; crate::params::MAX_WIDTH];
-        for (l, e) in x.iter_mut().zip(state.iter()) {
-            *l = e.to_montgomery_256(Sealed(())).unwrap_or_default();
-        }
-        let x = &x[..t];
-        let Some(&xl) = x.get(last) else {
+        let Some(&xl) = state.get(last) else {
             return;
         };
+        let limbs = |e: F| e.to_montgomery_256(crate::field::Sealed(())).unwrap_or_default();
         let mut r: Option<[u64; 4]> = None;
-        for (i, xi) in x.iter().enumerate() {
+        for (i, &e) in state.iter().enumerate() {
             if i != last {
-                r = Some(r.map_or(*xi, |r| add4(&r, xi, m)));
+                let x = limbs(e);
+                r = Some(r.map_or(x, |r| add4(&r, &x, m)));
             }
         }
         let r = r.unwrap_or([0; 4]);
-        for (i, (e, (xi, &di))) in state.iter_mut().zip(x.iter().zip(d)).enumerate() {
-            let (coefficient, base) = if i == last {
-                (di.saturating_add(1), r)
+        let xl = limbs(xl);
+        for (i, (e, &di)) in state.iter_mut().zip(d).enumerate() {
+            let x = limbs(*e);
+            let c = if i == last { di.saturating_add(1) } else { di };
+            let v = times_small(&x, c.unsigned_abs(), m);
+            let mut y = if c >= 0 {
+                add4(&r, &v, m)
             } else {
-                (di, r)
-            };
-            let v = times_small(xi, coefficient.unsigned_abs(), m);
-            let mut y = if coefficient >= 0 {
-                add4(&base, &v, m)
-            } else {
-                sub4(&base, &v, m)
+                sub4(&r, &v, m)
             };
             if i != last {
                 y = add4(&y, &xl, m);
             }
-            if let Some(out) = F::from_montgomery_256(y, Sealed(())) {
+            if let Some(out) = F::from_montgomery_256(y, crate::field::Sealed(())) {
                 *e = out;
             }
         }
