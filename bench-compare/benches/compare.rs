@@ -858,7 +858,9 @@ fn limbs_hex(l: &[u64; 4]) -> String {
     for (i, limb) in l.iter().enumerate() {
         bytes[24 - 8 * i..32 - 8 * i].copy_from_slice(&limb.to_be_bytes());
     }
-    hex(&fast_poseidon2::stark252::Felt252::from_be_bytes_reduced(&bytes))
+    hex(&fast_poseidon2::stark252::Felt252::from_be_bytes_reduced(
+        &bytes,
+    ))
 }
 
 /// The CryptoExperts contenders on `pool` (checked against `expected`), or none with a note.
@@ -929,7 +931,14 @@ fn stark252_rows<'a>() -> Vec<Row<'a>> {
         .iter()
         .map(|s| permute(s).iter().map(hex).collect())
         .collect();
-    let ours = contender("fast-poseidon2", "", pool.clone(), permute, |_| Vec::new(), None);
+    let ours = contender(
+        "fast-poseidon2",
+        "",
+        pool.clone(),
+        permute,
+        |_| Vec::new(),
+        None,
+    );
     let ct = contender(
         "fast-poseidon2 ct::T3.permutation",
         "this crate's const-generic permutation",
@@ -975,8 +984,14 @@ fn stark252_rows<'a>() -> Vec<Row<'a>> {
     // Batch: blocks of BATCH states, checked equal to the scalar permutation on the whole pool.
     let mut batched = pool.clone();
     stark252::ct::T3.permute_batch(&mut batched);
-    let batched: Vec<Vec<String>> = batched.iter().map(|s| s.iter().map(hex).collect()).collect();
-    assert!(batched == expected, "Stark252 permute_batch differs from the scalar permutation");
+    let batched: Vec<Vec<String>> = batched
+        .iter()
+        .map(|s| s.iter().map(hex).collect())
+        .collect();
+    assert!(
+        batched == expected,
+        "Stark252 permute_batch differs from the scalar permutation"
+    );
     let blocks: Vec<Vec<[Felt252; 3]>> = pool.chunks_exact(BATCH).map(<[_]>::to_vec).collect();
     let mut buffer = vec![[Felt252::from(0u64); 3]; BATCH];
     let mut batch = contender(

@@ -416,7 +416,10 @@ impl<F: crate::field::Field> Limbs4<F> {
         let Some(&xl) = state.get(last) else {
             return;
         };
-        let limbs = |e: F| e.to_montgomery_256(crate::field::Sealed(())).unwrap_or_default();
+        let limbs = |e: F| {
+            e.to_montgomery_256(crate::field::Sealed(()))
+                .unwrap_or_default()
+        };
         let mut r: Option<[u64; 4]> = None;
         for (i, &e) in state.iter().enumerate() {
             if i != last {

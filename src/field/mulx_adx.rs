@@ -509,8 +509,23 @@ mod kernel_tests {
         let p = m.limbs;
         let max_a = sub([u64::MAX; 4], p);
         let p_minus_1 = sub(p, [1, 0, 0, 0]);
-        let edges_a = [[0; 4], [1, 0, 0, 0], [u64::MAX, 0, 0, 0], p_minus_1, p, max_a];
-        let edges_b = [[0; 4], [1, 0, 0, 0], [u64::MAX, 0, 0, 0], p_minus_1, p, max_a, [u64::MAX; 4]];
+        let edges_a = [
+            [0; 4],
+            [1, 0, 0, 0],
+            [u64::MAX, 0, 0, 0],
+            p_minus_1,
+            p,
+            max_a,
+        ];
+        let edges_b = [
+            [0; 4],
+            [1, 0, 0, 0],
+            [u64::MAX, 0, 0, 0],
+            p_minus_1,
+            p,
+            max_a,
+            [u64::MAX; 4],
+        ];
         let check = |a: [u64; 4], b: [u64; 4]| {
             let want = mul_portable(&a, &b, &m);
             assert_eq!(mul_sparse_portable(&a, &b, &m), want, "{a:x?} * {b:x?}");

@@ -148,10 +148,16 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             core::array::from_fn(|i| rows(&s.mds, i)),
         )
         .with_partial_sbox(s.partial_sbox);
-        Ok(match s.mds_diagonal.as_deref().and_then(|d| <[i8; T]>::try_from(d).ok()) {
-            Some(d) => perm.with_mds_diagonal(d),
-            None => perm,
-        })
+        Ok(
+            match s
+                .mds_diagonal
+                .as_deref()
+                .and_then(|d| <[i8; T]>::try_from(d).ok())
+            {
+                Some(d) => perm.with_mds_diagonal(d),
+                None => perm,
+            },
+        )
     }
 
     /// The MDS matrix, `mds()[i][j]` the entry in row `i`, column `j`.
@@ -234,9 +240,7 @@ impl<const T: usize, const RF: usize, const RP: usize, const D: u64> Tables
             pre_sparse: core::array::from_fn(|r| rows(s.pre_sparse, r)),
             mds: core::array::from_fn(|r| rows(s.mds, r)),
             partial_sbox: s.partial_sbox,
-            mds_diagonal: s
-                .mds_diagonal
-                .and_then(|d| <[i8; T]>::try_from(d).ok()),
+            mds_diagonal: s.mds_diagonal.and_then(|d| <[i8; T]>::try_from(d).ok()),
         }
     }
     fn view(&self) -> Constants<'_, Self, Word> {

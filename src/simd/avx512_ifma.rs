@@ -172,6 +172,28 @@ struct Vecs {
     quotient_scale: __m512d,
     to_kernel: Fe,
     from_kernel: Fe,
+    /// `128 p` with limbs 0..=3 raised by `2^57` (and limbs 1..=4 lowered by `2^5` to keep the
+    /// value): every limb exceeds `16 (2^52 - 1)` and limb 4 exceeds `16` times limb 4 of any
+    /// value `< 2p`, so `offset - k x` is limb-wise non-negative for normalized `x < 2p`,
+    /// `k <= 16`, and congruent to `-k x` ([`ScheduleOps::mix_ones_plus_diagonal`]).
+    offset: Fe,
+}
+
+/// The limbs of [`Vecs::offset`] for `p` in 52-bit limbs (`2^250 <= p < 2^255`: limb 4 of
+/// `128 p` is at least `2^49`).
+fn offset_limbs(p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let mut k = [0u64; LIMBS];
+    let mut carry = 0;
+    for (j, (k, &p)) in k.iter_mut().zip(p).enumerate() {
+        let v = (p << 7) + carry;
+        *k = if j + 1 < LIMBS { v & MASK52 } else { v };
+        carry = v >> 52;
+    }
+    for j in 0..LIMBS - 1 {
+        k[j] += 1 << 57;
+        k[j + 1] -= 1 << 5;
+    }
+    k
 }
 
 #[inline]
@@ -197,6 +219,7 @@ impl Vecs {
             quotient_scale: _mm512_set1_pd(m.quotient_scale),
             to_kernel: broadcast(&m.to_kernel),
             from_kernel: broadcast(&m.from_kernel),
+            offset: broadcast(&offset_limbs(&m.p)),
         }
     }
 }
@@ -466,10 +489,66 @@ impl<const G: usize> ScheduleOps for Packed<'_, G> {
         Packed { x, v: self.v }
     }
 
-    /// The kernel runs the matrix products (the sparse partial rounds) for every matrix.
-    const ADDITIONS_ONLY: bool = false;
+    /// Limb-wise additions (negative coefficients as `offset - k x`, see [`Vecs::offset`]),
+    /// then one [`reduce`] per output. Bounds, for `t <= 32` normalized inputs `< 2p` and
+    /// `|d_i| <= 16`: limbs `< 33 · 2^52 + 2^58 < 2^62`, value `< 2t p + 128 p + 34 p < 2^263`,
+    /// inside [`reduce`]'s range: outputs normalized and `< 2p`.
+    const ADDITIONS_ONLY: bool = true;
     #[inline(always)]
-    fn mix_ones_plus_diagonal(_: &mut [Self], _: &[i8], _: usize) {}
+    fn mix_ones_plus_diagonal(state: &mut [Self], d: &[i8], last: usize) {
+        let Some(&xl) = state.get(last) else {
+            return;
+        };
+        let v = xl.v;
+        let mut r: Option<Self> = None;
+        for (i, &x) in state.iter().enumerate() {
+            if i != last {
+                r = Some(r.map_or(x, |r| r.linear_add(x)));
+            }
+        }
+        let r = r.unwrap_or(Packed {
+            x: [Fe([v.zero; LIMBS]); G],
+            v,
+        });
+        for (i, (e, &di)) in state.iter_mut().zip(d).enumerate() {
+            let c = if i == last { di.saturating_add(1) } else { di };
+            let k = c.unsigned_abs();
+            let mut y = if i == last { r } else { r.linear_add(xl) };
+            if k > 0 {
+                // k x by doubling and adding (k public).
+                let mut kx = *e;
+                let top = 7 - k.leading_zeros();
+                for bit in (0..top).rev() {
+                    kx = kx.linear_add(kx);
+                    if (k >> bit) & 1 == 1 {
+                        kx = kx.linear_add(*e);
+                    }
+                }
+                y = if c > 0 {
+                    y.linear_add(kx)
+                } else {
+                    // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+                    let neg = unsafe { offset_minus(&kx.x, v) };
+                    y.linear_add(Packed { x: neg, v })
+                };
+            }
+            // SAFETY: as above.
+            e.x = unsafe { reduce(&y.x, v) };
+        }
+    }
+}
+
+/// `offset - x` limb-wise ([`Vecs::offset`]; limb-wise non-negative for the `x` it is given).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn offset_minus<const G: usize>(x: &[Fe; G], v: &Vecs) -> [Fe; G] {
+    let mut out = *x;
+    for o in out.iter_mut() {
+        for (l, k) in o.0.iter_mut().zip(v.offset.0) {
+            *l = _mm512_sub_epi64(k, *l);
+        }
+    }
+    out
 }
 
 /// `sum_j row[j] · state[j]`: the 10-column products of every term summed unreduced, then one

@@ -223,12 +223,17 @@ fn every_backend_equals_scalar_for_every_width_and_batch_size_up_to_100() {
                     for (i, x) in input.iter().enumerate() {
                         let expected = ct.permutation(x);
                         assert_eq!(
-                            batch[i], expected,
-                            "t = {}, {backend:?}, {} states, state {i}", $t, input.len()
+                            batch[i],
+                            expected,
+                            "t = {}, {backend:?}, {} states, state {i}",
+                            $t,
+                            input.len()
                         );
                         assert_eq!(
-                            flat[i * $t..(i + 1) * $t], expected,
-                            "t = {}, {backend:?}: runtime", $t
+                            flat[i * $t..(i + 1) * $t],
+                            expected,
+                            "t = {}, {backend:?}: runtime",
+                            $t
                         );
                     }
                 }
