@@ -186,7 +186,8 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// Permutes every state of `states` in place (`states[i]` ends as
     /// `self.permutation(&states[i])`); any length works (0 included). Whole groups of 8 states
     /// run on the AVX-512 IFMA kernel when the CPU has it and `F` is a field it reads (BN254,
-    /// BLS12-381; see [`crate::batch_backend`]), the rest on the scalar path; across threads
+    /// BLS12-381, the Stark field; see [`crate::batch_backend`]), the rest on the scalar path;
+    /// across threads
     /// with the `parallel` feature. The schedule is converted to the kernel's form on this call's
     /// stack (no heap; about `40 · (RF·T + RP·(2T + 1) + 2T²)` bytes, 120 KiB for circom's
     /// t = 17), only when the batch reaches the kernel.
@@ -245,5 +246,44 @@ impl<const T: usize, const RF: usize, const RP: usize, const D: u64> Tables
     }
     fn view(&self) -> Constants<'_, Self, Word> {
         self.schedule()
+    }
+}
+
+#[cfg(all(test, feature = "stark252"))]
+mod tests {
+    //! The additions-only linear layer against the matrix products it replaces: every Starknet
+    //! width with and without its `mds_diagonal` (the sparse-matrix schedule, which the
+    //! CryptoExperts known answers and the starknet-crypto differential also pin down) gives
+    //! the same outputs on the extremes and on pseudo-random states.
+    use super::*;
+    use crate::field::PrimeField;
+    use crate::instances::stark252::ct;
+    use crate::stark252::Felt252;
+
+    fn check<const T: usize, const RF: usize, const RP: usize>(
+        perm: &Poseidon1Ct<Felt252, T, RF, RP, 3>,
+    ) {
+        assert!(perm.mds_diagonal().is_some(), "t = {T}: the additions-only layer");
+        let mut dense = perm.clone();
+        dense.mds_diagonal = None;
+        let minus_one = Felt252::from_u64(1).neg();
+        let states: [[Felt252; T]; 22] = core::array::from_fn(|s| match s {
+            0 => [Felt252::ZERO_ELEMENT; T],
+            1 => [minus_one; T],
+            _ => core::array::from_fn(|i| {
+                Felt252::from_u64((s * 31 + i + 2) as u64).pow_u64(0x1234_5678_9abc + s as u64)
+            }),
+        });
+        for x in &states {
+            assert_eq!(perm.permutation(x), dense.permutation(x), "t = {T}");
+        }
+    }
+
+    #[test]
+    fn additions_only_layer_equals_the_matrix_products_for_every_starknet_width() {
+        check(&ct::T3);
+        check(&ct::T4);
+        check(&ct::T5);
+        check(&ct::T9);
     }
 }

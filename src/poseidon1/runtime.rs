@@ -222,7 +222,8 @@ impl<F: Field> Poseidon1<F> {
 
     /// Permutes, in place, every width-`t` state of the flat buffer `states`: whole groups of 8
     /// states on the AVX-512 IFMA kernel when the CPU has it and `F` is a field it reads (BN254,
-    /// BLS12-381; see [`crate::batch_backend`]), the rest on the scalar path; across threads
+    /// BLS12-381, the Stark field; see [`crate::batch_backend`]), the rest on the scalar path;
+    /// across threads
     /// with the `parallel` feature.
     ///
     /// # Errors

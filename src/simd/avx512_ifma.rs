@@ -1,5 +1,5 @@
 //! AVX-512 IFMA batch kernel for 4-limb Montgomery fields with `2^250 <= p < 2^255` (BN254,
-//! BLS12-381).
+//! BLS12-381, the Stark field).
 //!
 //! # Representation
 //! A vector [`Fe`] holds 8 field elements, lane `l` belonging to state `l` of a group of 8
@@ -66,6 +66,9 @@
 //!   the reduction's `(T + m p) / R < (2t p / R + 1) p < (2 · 32 · 2^-5 + 1) p = 3p` (`m < R`),
 //!   normalized (`< 2^260`); [`reduce`] gives `< 2p`. One reduction per output instead of one
 //!   per product: a dense row of `t` terms costs `t` products and one [`redc`].
+//! - `mix_ones_plus_diagonal` (MDS matrices `J + diag(d)`, StarkWare's: the additions-only
+//!   layer of every round): limb-wise sums, `-k x` as `offset - k x` (a redundant `128 p` whose
+//!   limbs exceed any `k x`), one [`reduce`] per output: `< 2p` (bounds at the impl).
 //!
 //! Constants (round constants; for Poseidon1 every table of the schedule: `full`, `partial`,
 //! `sparse_rows`, `sparse_cols`, `pre_sparse`, `mds`) are converted to this form (canonical,
