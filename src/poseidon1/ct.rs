@@ -263,7 +263,10 @@ mod tests {
     fn check<const T: usize, const RF: usize, const RP: usize>(
         perm: &Poseidon1Ct<Felt252, T, RF, RP, 3>,
     ) {
-        assert!(perm.mds_diagonal().is_some(), "t = {T}: the additions-only layer");
+        assert!(
+            perm.mds_diagonal().is_some(),
+            "t = {T}: the additions-only layer"
+        );
         let mut dense = perm.clone();
         dense.mds_diagonal = None;
         let minus_one = Felt252::from_u64(1).neg();
