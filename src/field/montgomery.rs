@@ -477,8 +477,8 @@ pub(crate) fn sub4(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
     }
     let mask = 0u64.wrapping_sub(borrow);
     let mut carry = 0;
-    for i in 0..4 {
-        (d[i], carry) = adc(d[i], m.limbs[i] & mask, carry);
+    for (d, &p) in d.iter_mut().zip(&m.limbs) {
+        (*d, carry) = adc(*d, p & mask, carry);
     }
     d
 }
