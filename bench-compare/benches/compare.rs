@@ -912,6 +912,219 @@ fn plonky3_rows<'a>() -> Vec<Row<'a>> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Starknet's Poseidon over the Stark field (t = 3, StarkWare's Hades permutation): ours against
+// starknet-crypto 0.8 and CryptoExperts' C/x86-asm library (`../shared/peers/poseidon-c`, built
+// by build.rs when that folder exists: the ADX assembly build and the C `__int128` build).
+
+/// The two builds of CryptoExperts' `permutation_3` (symbols renamed by build.rs): the state is
+/// three canonical elements as four little-endian 64-bit limbs each, permuted in place (the
+/// output is below 2^256, congruent to the canonical result).
+#[cfg(poseidon_c)]
+#[allow(unsafe_code)]
+mod poseidon_c {
+    unsafe extern "C" {
+        fn pc_asm_permutation_3(state: *mut [u64; 4]);
+        fn pc_i128_permutation_3(state: *mut [u64; 4]);
+    }
+    /// The ADX assembly build.
+    pub fn asm(state: &mut [[u64; 4]; 3]) {
+        // SAFETY: the function reads and writes exactly 3 elements of 4 u64 behind the pointer
+        // (`felt_t state[]` of width 3) and needs BMI2/ADX, checked by the caller.
+        unsafe { pc_asm_permutation_3(state.as_mut_ptr()) }
+    }
+    /// The C `__int128` build.
+    pub fn int128(state: &mut [[u64; 4]; 3]) {
+        // SAFETY: as above, portable C.
+        unsafe { pc_i128_permutation_3(state.as_mut_ptr()) }
+    }
+}
+
+#[cfg_attr(not(poseidon_c), allow(dead_code))]
+/// Little-endian limbs of one of our Stark elements' canonical integer.
+fn felt_limbs(x: &fast_poseidon2::stark252::Felt252) -> [u64; 4] {
+    let mut bytes = [0u8; 32];
+    x.write_canonical_be_bytes(&mut bytes);
+    core::array::from_fn(|i| u64::from_be_bytes(bytes[24 - 8 * i..32 - 8 * i].try_into().unwrap()))
+}
+
+#[cfg_attr(not(poseidon_c), allow(dead_code))]
+/// Canonical hex of the integer with little-endian limbs `l` reduced mod p.
+fn limbs_hex(l: &[u64; 4]) -> String {
+    let mut bytes = [0u8; 32];
+    for (i, limb) in l.iter().enumerate() {
+        bytes[24 - 8 * i..32 - 8 * i].copy_from_slice(&limb.to_be_bytes());
+    }
+    hex(&fast_poseidon2::stark252::Felt252::from_be_bytes_reduced(
+        &bytes,
+    ))
+}
+
+/// The CryptoExperts contenders on `pool` (checked against `expected`), or none with a note.
+#[allow(unused_variables)]
+fn poseidon_c_peers<'a>(
+    pool: &[[fast_poseidon2::stark252::Felt252; 3]],
+    expected: &[Vec<String>],
+) -> Vec<Contender<'a>> {
+    #[cfg(poseidon_c)]
+    {
+        let inputs: Vec<[[u64; 4]; 3]> = pool.iter().map(|s| s.map(|x| felt_limbs(&x))).collect();
+        let encode = |out: &[[u64; 4]; 3]| out.iter().map(limbs_hex).collect();
+        let run = |f: fn(&mut [[u64; 4]; 3])| {
+            move |s: &[[u64; 4]; 3]| {
+                let mut state = *s;
+                f(&mut state);
+                state
+            }
+        };
+        let mut peers = Vec::new();
+        if is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx") {
+            peers.push(contender(
+                "CryptoExperts poseidon-c (ADX asm)",
+                "",
+                inputs.clone(),
+                run(poseidon_c::asm),
+                encode,
+                Some(expected),
+            ));
+        } else {
+            println!("(poseidon-c asm row skipped: the CPU lacks BMI2/ADX)");
+        }
+        peers.push(contender(
+            "CryptoExperts poseidon-c (C __int128)",
+            "",
+            inputs,
+            run(poseidon_c::int128),
+            encode,
+            Some(expected),
+        ));
+        peers
+    }
+    #[cfg(not(poseidon_c))]
+    {
+        println!(
+            "(CryptoExperts poseidon-c rows skipped: ../shared/peers/poseidon-c was not found when bench-compare was built)"
+        );
+        Vec::new()
+    }
+}
+
+/// Starknet's t = 3 permutation: ours (`instances::stark252::poseidon_permute_comp`, and the
+/// `ct::T3` permutation as a peer) against starknet-crypto 0.8's `poseidon_permute_comp` and
+/// CryptoExperts' builds, all checked equal to ours on the pool; then the batch row: our
+/// `permute_batch` on blocks of `BATCH` states against our scalar permutation and the asm.
+fn stark252_rows<'a>() -> Vec<Row<'a>> {
+    use fast_poseidon2::instances::stark252;
+    use fast_poseidon2::stark252::Felt252;
+    use starknet_crypto::Felt;
+    let mut inputs = rng();
+    let pool: Vec<[Felt252; 3]> = (0..POOL).map(|_| random_state(&mut inputs)).collect();
+    let permute = |s: &[Felt252; 3]| {
+        let mut state = *s;
+        stark252::poseidon_permute_comp(&mut state);
+        state
+    };
+    let expected: Vec<Vec<String>> = pool
+        .iter()
+        .map(|s| permute(s).iter().map(hex).collect())
+        .collect();
+    let ours = contender(
+        "fast-poseidon2",
+        "",
+        pool.clone(),
+        permute,
+        |_| Vec::new(),
+        None,
+    );
+    let ct = contender(
+        "fast-poseidon2 ct::T3.permutation",
+        "this crate's const-generic permutation",
+        pool.clone(),
+        |s| stark252::ct::T3.permutation(s),
+        |out| out.iter().map(hex).collect(),
+        Some(&expected),
+    );
+    let theirs: Vec<[Felt; 3]> = pool
+        .iter()
+        .map(|s| {
+            s.map(|x| {
+                let mut bytes = [0u8; 32];
+                x.write_canonical_be_bytes(&mut bytes);
+                Felt::from_bytes_be(&bytes)
+            })
+        })
+        .collect();
+    let starknet = contender(
+        "starknet-crypto 0.8 poseidon_permute_comp",
+        "",
+        theirs,
+        |s| {
+            let mut state = *s;
+            starknet_crypto::poseidon_permute_comp(&mut state);
+            state
+        },
+        |out| {
+            out.iter()
+                .map(|x| x.to_bytes_be().iter().map(|b| format!("{b:02x}")).collect())
+                .collect()
+        },
+        Some(&expected),
+    );
+    let mut peers = vec![ct, starknet];
+    peers.extend(poseidon_c_peers(&pool, &expected));
+    let scalar_row = Row {
+        op: "Stark252 t=3 permutation (poseidon_permute_comp)".into(),
+        ours,
+        peers,
+    };
+
+    // Batch: blocks of BATCH states, checked equal to the scalar permutation on the whole pool.
+    let mut batched = pool.clone();
+    stark252::ct::T3.permute_batch(&mut batched);
+    let batched: Vec<Vec<String>> = batched
+        .iter()
+        .map(|s| s.iter().map(hex).collect())
+        .collect();
+    assert!(
+        batched == expected,
+        "Stark252 permute_batch differs from the scalar permutation"
+    );
+    let blocks: Vec<Vec<[Felt252; 3]>> = pool.chunks_exact(BATCH).map(<[_]>::to_vec).collect();
+    let mut buffer = vec![[Felt252::from(0u64); 3]; BATCH];
+    let mut batch = contender(
+        "fast-poseidon2",
+        "",
+        blocks,
+        move |block| {
+            buffer.copy_from_slice(block);
+            stark252::ct::T3.permute_batch(&mut buffer);
+            buffer[0]
+        },
+        |_| Vec::new(),
+        None,
+    );
+    batch.per_call = BATCH;
+    let scalar = contender(
+        "fast-poseidon2 scalar (poseidon_permute_comp)",
+        "this crate's scalar permutation on the same pool",
+        pool.clone(),
+        permute,
+        |_| Vec::new(),
+        None,
+    );
+    let mut peers = vec![scalar];
+    peers.extend(poseidon_c_peers(&pool, &expected));
+    let batch_row = Row {
+        op: format!(
+            "Stark252 t=3 batch permutation ({BATCH} states per call, {:?} backend)",
+            fast_poseidon2::batch_backend::<Felt252>()
+        ),
+        ours: batch,
+        peers,
+    };
+    vec![scalar_row, batch_row]
+}
+
+// ---------------------------------------------------------------------------------------------
 // Measurement and the table.
 
 /// Median µs per operation of each contender, samples interleaved across contenders.
@@ -958,6 +1171,7 @@ fn main() {
     rows.extend(batch_rows());
     rows.extend(circom_rows());
     rows.push(circom_batch_row());
+    rows.extend(stark252_rows());
     // `cargo bench ... -- WORDS`: only the rows whose operation contains one of the words.
     let filters: Vec<String> = std::env::args()
         .skip(1)

@@ -38,6 +38,18 @@ pub(crate) struct Modulus {
     pub(crate) inv: u64,
 }
 
+impl Modulus {
+    /// Whether `p = 1 + p_3 2^192` (limbs `[1, 0, 0, p_3]`, the Stark field `2^251 + 17 · 2^192 +
+    /// 1`): then `inv = -1`, each reduction step's quotient digit is the negated low word and
+    /// `k · p = k + k p_3 2^192` has two non-zero limbs, so a step costs one product instead of
+    /// four and the digit's `imul` ([`mul_sparse_portable`], `field::mulx_adx::mul_sparse`).
+    /// The moduli are constants, so after inlining the test folds away.
+    #[inline(always)]
+    pub(crate) fn is_sparse(&self) -> bool {
+        self.limbs[0] == 1 && self.limbs[1] == 0 && self.limbs[2] == 0
+    }
+}
+
 /// `x - p mod 2^(64 N)`, and whether it borrowed (`x < p`).
 ///
 /// Each limb is one `u128` difference ([`sbb`]), for the reason given at [`add_carry`]: with
@@ -183,7 +195,13 @@ fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 pub(crate) fn mul_unreduced(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
     #[cfg(fast_poseidon2_simd)]
     if super::mulx_adx::available() {
+        if m.is_sparse() {
+            return super::mulx_adx::mul_sparse(a, b, m);
+        }
         return super::mulx_adx::mul(a, b, m);
+    }
+    if m.is_sparse() {
+        return mul_sparse_portable(a, b, m);
     }
     mul_portable(a, b, m)
 }
@@ -210,6 +228,60 @@ pub(crate) fn mul_portable(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] 
     r
 }
 
+/// `1` if `x != 0`, else `0`, without a branch (`x | -x` has its top bit set exactly when
+/// `x != 0`).
+#[inline(always)]
+fn nonzero(x: u64) -> u64 {
+    (x | x.wrapping_neg()) >> 63
+}
+
+/// One reduction step for `p = 1 + p3 2^192` ([`Modulus::is_sparse`]) on the running value
+/// `w[0..5]`: the digit `k = -w_0 mod 2^64` makes `w + k p` divisible by `2^64` (`w_0 + k` is
+/// `2^64` or 0: the carry is `w_0 != 0`), and `k p = k + k p3 2^192` touches words 0 and 3..=4
+/// only. Returns `(w + k p) / 2^64` in four words; the callers keep `w + k p` below `2^320`.
+#[inline(always)]
+fn sparse_step(w: [u64; 5], p3: u64) -> [u64; 4] {
+    let k = w[0].wrapping_neg();
+    let (w1, c) = adc(w[1], 0, nonzero(w[0]));
+    let (w2, c) = adc(w[2], 0, c);
+    let (w3, c) = mac(w[3], k, p3, c);
+    // The value stays below 2^320 (the callers' bounds), so nothing carries out of word 4.
+    [w1, w2, w3, w[4].wrapping_add(c)]
+}
+
+/// [`mul_portable`] for a sparse modulus ([`Modulus::is_sparse`]): the same CIOS rows, each
+/// followed by [`sparse_step`] (one product instead of four plus the digit's). Same result and
+/// bounds: each step adds `k p` with `k < 2^64`, exactly as the generic step does.
+#[inline(always)]
+pub(crate) fn mul_sparse_portable(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let p3 = m.limbs[3];
+    let mut r = [0u64; 4];
+    for &bi in b {
+        let mut w = [0u64; 5];
+        let mut c = 0;
+        for j in 0..4 {
+            (w[j], c) = mac(r[j], a[j], bi, c);
+        }
+        w[4] = c;
+        r = sparse_step(w, p3);
+    }
+    r
+}
+
+/// [`square_portable`] for a sparse modulus: the same 512-bit square `w` ([`square_wide`]), its
+/// low half reduced by four [`sparse_step`]s to `L = (w_low + K p) / 2^256 <= p` (each step's
+/// value stays below `2^256 + p`, four words), then `L + w_high = (w + K p) / 2^256`, the value the
+/// generic reduction gives (same digits `K`), below `2^256` for `a + p < 2^256`.
+#[inline(always)]
+pub(crate) fn square_sparse_portable(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let w = square_wide(a);
+    let mut low = [w[0], w[1], w[2], w[3]];
+    for _ in 0..4 {
+        low = sparse_step([low[0], low[1], low[2], low[3], 0], m.limbs[3]);
+    }
+    add_carry(&low, &[w[4], w[5], w[6], w[7]]).0
+}
+
 /// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a + p < 2^256` (module docs). The
 /// MULX/ADX kernel's product `a · a` where the CPU has it (`field::mulx_adx`),
 /// else [`square_portable`].
@@ -217,7 +289,13 @@ pub(crate) fn mul_portable(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] 
 pub(crate) fn square_unreduced(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
     #[cfg(fast_poseidon2_simd)]
     if super::mulx_adx::available() {
+        if m.is_sparse() {
+            return super::mulx_adx::square_sparse(a, m);
+        }
         return super::mulx_adx::square(a, m);
+    }
+    if m.is_sparse() {
+        return square_sparse_portable(a, m);
     }
     square_portable(a, m)
 }
@@ -228,6 +306,23 @@ pub(crate) fn square_unreduced(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
 #[inline(always)]
 pub(crate) fn square_portable(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
     let (p, inv) = (&m.limbs, m.inv);
+    let mut w = square_wide(a);
+    // Montgomery reduction: the total stays below 2^512, so the last carry is zero.
+    let mut c2 = 0;
+    for i in 0..4 {
+        let k = w[i].wrapping_mul(inv);
+        let (_, mut c) = mac(w[i], k, p[0], 0);
+        for j in 1..4 {
+            (w[i + j], c) = mac(w[i + j], k, p[j], c);
+        }
+        (w[i + 4], c2) = adc(w[i + 4], c, c2);
+    }
+    [w[4], w[5], w[6], w[7]]
+}
+
+/// The 512-bit square of `a`: 6 cross products (doubled) and 4 diagonal ones.
+#[inline(always)]
+fn square_wide(a: &[u64; 4]) -> [u64; 8] {
     let mut w = [0u64; 8];
     // Cross products a_i a_j, i < j.
     for i in 0..3 {
@@ -249,17 +344,7 @@ pub(crate) fn square_portable(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
         w[2 * i] = lo;
         (w[2 * i + 1], c) = adc(w[2 * i + 1], hi, 0);
     }
-    // Montgomery reduction: the total stays below 2^512, so the last carry is zero.
-    let mut c2 = 0;
-    for i in 0..4 {
-        let k = w[i].wrapping_mul(inv);
-        let (_, mut c) = mac(w[i], k, p[0], 0);
-        for j in 1..4 {
-            (w[i + j], c) = mac(w[i + j], k, p[j], c);
-        }
-        (w[i + 4], c2) = adc(w[i + 4], c, c2);
-    }
-    [w[4], w[5], w[6], w[7]]
+    w
 }
 
 /// `x^D`, canonical, with the chains of [`crate::field::Field::sbox`] (`D` in 3, 5, 7, 11), for
@@ -285,4 +370,115 @@ pub(crate) fn sbox<const D: u64>(x: &[u64; 4], m: &Modulus, lazy: bool) -> [u64;
         }
     };
     reduce(y, m)
+}
+
+/// The linear layer `J + diag(d)` (all ones plus a small integer diagonal, StarkWare's MDS
+/// matrices) on the limbs of a field stored as four Montgomery limbs below `p < 2^255`
+/// ([`crate::field::Representation::MONTGOMERY_256_MODULUS`]), with modular additions and
+/// subtractions only: Montgomery form is linear, so `y_i = sum_j x_j + d_i x_i` on the limbs is
+/// the same on the values. Every intermediate value is canonical (branch-free [`add4`],
+/// [`sub4`]); no branch or address depends on a value (the branches are on `d`, public).
+pub(crate) struct Limbs4<F>(core::marker::PhantomData<F>);
+
+impl<F: crate::field::Field> Limbs4<F> {
+    /// The modulus when `F` qualifies (`inv` from Newton's iteration: 3 correct low bits for
+    /// any odd `p_0`, doubled five times).
+    const MODULUS: Option<Modulus> = match F::MONTGOMERY_256_MODULUS {
+        Some(p) if p[3] >> 63 == 0 && p[0] & 1 == 1 => {
+            let mut inv = p[0];
+            let mut i = 0;
+            while i < 5 {
+                inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
+                i += 1;
+            }
+            Some(Modulus {
+                limbs: p,
+                inv: inv.wrapping_neg(),
+            })
+        }
+        _ => None,
+    };
+
+    /// Whether [`Self::mix_ones_plus_diagonal`] applies to `F`.
+    pub(crate) const SUPPORTED: bool = Self::MODULUS.is_some();
+
+    /// `state <- (J + diag(d)) · state`, `|d_i| <= 16`, computed as `y_i = r + d_i x_i + x_l`
+    /// (`i != l`) and `y_l = r + (1 + d_l) x_l`, with `r` the sum of every element but
+    /// `x_l = x_last`: the newest element enters each output by one operation (two for its own),
+    /// so the rest overlaps the computation that produced it. Element by element, in registers
+    /// (no scratch array). Does nothing when `F` does not qualify (never called then:
+    /// `ScheduleOps::ADDITIONS_ONLY`).
+    #[inline(always)]
+    pub(crate) fn mix_ones_plus_diagonal(state: &mut [F], d: &[i8], last: usize) {
+        let Some(m) = const { &Self::MODULUS }.as_ref() else {
+            return;
+        };
+        let Some(&xl) = state.get(last) else {
+            return;
+        };
+        let limbs = |e: F| {
+            e.to_montgomery_256(crate::field::Sealed(()))
+                .unwrap_or_default()
+        };
+        let mut r: Option<[u64; 4]> = None;
+        for (i, &e) in state.iter().enumerate() {
+            if i != last {
+                let x = limbs(e);
+                r = Some(r.map_or(x, |r| add4(&r, &x, m)));
+            }
+        }
+        let r = r.unwrap_or([0; 4]);
+        let xl = limbs(xl);
+        for (i, (e, &di)) in state.iter_mut().zip(d).enumerate() {
+            let x = limbs(*e);
+            let c = if i == last { di.saturating_add(1) } else { di };
+            let v = times_small(&x, c.unsigned_abs(), m);
+            let mut y = if c >= 0 {
+                add4(&r, &v, m)
+            } else {
+                sub4(&r, &v, m)
+            };
+            if i != last {
+                y = add4(&y, &xl, m);
+            }
+            if let Some(out) = F::from_montgomery_256(y, crate::field::Sealed(())) {
+                *e = out;
+            }
+        }
+    }
+}
+
+/// `k x mod p` for canonical `x` and `k <= 16`, by doubling and adding ([`add4`]); the
+/// branches are on `k`, a public constant.
+#[inline(always)]
+fn times_small(x: &[u64; 4], k: u8, m: &Modulus) -> [u64; 4] {
+    if k == 0 {
+        return [0; 4];
+    }
+    let mut acc = *x;
+    let top = 7 - k.leading_zeros();
+    for bit in (0..top).rev() {
+        acc = add4(&acc, &acc, m);
+        if (k >> bit) & 1 == 1 {
+            acc = add4(&acc, x, m);
+        }
+    }
+    acc
+}
+
+/// `(a - b) mod p` for canonical `a`, `b`: the difference, plus `p` masked by its borrow (no
+/// branch).
+#[inline(always)]
+pub(crate) fn sub4(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let mut d = [0u64; 4];
+    let mut borrow = 0;
+    for i in 0..4 {
+        (d[i], borrow) = sbb(a[i], b[i], borrow);
+    }
+    let mask = 0u64.wrapping_sub(borrow);
+    let mut carry = 0;
+    for (d, &p) in d.iter_mut().zip(&m.limbs) {
+        (*d, carry) = adc(*d, p & mask, carry);
+    }
+    d
 }

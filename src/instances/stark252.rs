@@ -16,6 +16,24 @@
 //! (`tests/vectors/stark252_poseidon.json`) and the hash functions against `starknet-crypto`
 //! 0.8 and cairo-lang's examples.
 //!
+//! # The linear layer: additions only
+//! Every StarkWare matrix is `J + diag(d)`, all ones plus a small integer diagonal (t = 3:
+//! `d = [2, -2, -3]`; t = 4: `[1, 0, -1, -2]`; t = 5: `[2, 1, 0, -2, -3]`; t = 9:
+//! `[4, 3, 2, 1, 0, -1, -2, -4, -5]`), which xtask detects and bakes into the tables
+//! (`Poseidon1Ct::with_mds_diagonal`). The crate's one Poseidon1 round driver then evaluates
+//! every round's matrix product as `y_i = sum_j x_j + d_i x_i` with modular additions and
+//! subtractions only (`d_i x_i` by doubling and adding; no field product), in the full rounds and
+//! in the partial rounds, which keep the compressed round constants (one per partial round,
+//! added to the S-box element `x_{t-1}` after its S-box; the rest folded into the earlier
+//! rounds) but run `M` itself instead of the schedule's sparse matrices (`2t - 1` products per
+//! partial round saved). Per t = 3 permutation that leaves the S-boxes' 214 Montgomery products
+//! (`8 · 3 · 2` in the full rounds, `83 · 2` in the partial rounds). The products use the Stark
+//! prime's form `p = 1 + p_3 2^192`: each Montgomery reduction step's digit is the negated low
+//! word and `k · p` has two non-zero limbs (one multiplication per step instead of five; MULX/ADX
+//! where the CPU has it, portable otherwise). The AVX-512 IFMA batch kernel runs the same
+//! additions-only layer on its 52-bit limbs (one modular reduction per output). Values and
+//! branches are as for every other instance: no branch or memory index depends on the state.
+//!
 //! ```
 //! # #[cfg(feature = "stark252")] {
 //! use fast_poseidon2::instances::stark252;

@@ -34,6 +34,7 @@ pub struct Poseidon1Ct<F, const T: usize, const RF: usize, const RP: usize, cons
     pre_sparse: [[F; T]; T],
     mds: [[F; T]; T],
     partial_sbox: PartialSbox,
+    mds_diagonal: Option<[i8; T]>,
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -69,6 +70,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             pre_sparse,
             mds,
             partial_sbox: PartialSbox::First,
+            mds_diagonal: None,
         }
     }
 
@@ -83,6 +85,36 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// The state element the partial rounds' S-box acts on.
     pub const fn partial_sbox(&self) -> PartialSbox {
         self.partial_sbox
+    }
+
+    /// The same permutation with its MDS matrix declared to be `J + diag(diagonal)` (all ones
+    /// plus the diagonal, small integers with `|d_i| <=`
+    /// [`crate::poseidon1::schedule::MAX_MDS_DIAGONAL`]; StarkWare's matrices, e.g. t = 3:
+    /// `[2, -2, -3]`): where the field can (four-limb Montgomery fields), every round's linear
+    /// layer then runs with additions only, the partial rounds without their sparse matrices
+    /// (the same function: [`crate::poseidon1::schedule`]). Trusted like the tables: it must be
+    /// what [`crate::poseidon1::schedule::optimize`] finds (`OptimizedSchedule::mds_diagonal`);
+    /// entries beyond the bound make the permutation keep the matrix products.
+    #[must_use]
+    pub const fn with_mds_diagonal(mut self, diagonal: [i8; T]) -> Self {
+        let mut i = 0;
+        while i < T {
+            let d = diagonal[i];
+            if d > crate::poseidon1::permutation::MAX_MDS_DIAGONAL
+                || d < -crate::poseidon1::permutation::MAX_MDS_DIAGONAL
+            {
+                return self;
+            }
+            i += 1;
+        }
+        self.mds_diagonal = Some(diagonal);
+        self
+    }
+
+    /// `Some(d)` if the MDS matrix is `J + diag(d)` evaluated with additions
+    /// ([`Self::with_mds_diagonal`]).
+    pub const fn mds_diagonal(&self) -> Option<[i8; T]> {
+        self.mds_diagonal
     }
 
     /// Builds the permutation from reference parameters whose shape must equal `(T, RF, RP,
@@ -107,7 +139,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         }
         let s = crate::poseidon1::schedule::optimize(params)?;
         let rows = |v: &[F], i: usize| -> [F; T] { core::array::from_fn(|j| v[i * T + j]) };
-        Ok(Self::from_schedule(
+        let perm = Self::from_schedule(
             core::array::from_fn(|i| rows(&s.full, i)),
             core::array::from_fn(|i| s.partial[i]),
             core::array::from_fn(|i| rows(&s.sparse_rows, i)),
@@ -115,7 +147,17 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
             core::array::from_fn(|i| rows(&s.pre_sparse, i)),
             core::array::from_fn(|i| rows(&s.mds, i)),
         )
-        .with_partial_sbox(s.partial_sbox))
+        .with_partial_sbox(s.partial_sbox);
+        Ok(
+            match s
+                .mds_diagonal
+                .as_deref()
+                .and_then(|d| <[i8; T]>::try_from(d).ok())
+            {
+                Some(d) => perm.with_mds_diagonal(d),
+                None => perm,
+            },
+        )
     }
 
     /// The MDS matrix, `mds()[i][j]` the entry in row `i`, column `j`.
@@ -144,7 +186,8 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// Permutes every state of `states` in place (`states[i]` ends as
     /// `self.permutation(&states[i])`); any length works (0 included). Whole groups of 8 states
     /// run on the AVX-512 IFMA kernel when the CPU has it and `F` is a field it reads (BN254,
-    /// BLS12-381; see [`crate::batch_backend`]), the rest on the scalar path; across threads
+    /// BLS12-381, the Stark field; see [`crate::batch_backend`]), the rest on the scalar path;
+    /// across threads
     /// with the `parallel` feature. The schedule is converted to the kernel's form on this call's
     /// stack (no heap; about `40 · (RF·T + RP·(2T + 1) + 2T²)` bytes, 120 KiB for circom's
     /// t = 17), only when the batch reaches the kernel.
@@ -175,6 +218,7 @@ impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64>
             sparse_cols: self.sparse_cols.as_flattened(),
             pre_sparse: self.pre_sparse.as_flattened(),
             mds: self.mds.as_flattened(),
+            mds_diagonal: self.mds_diagonal.as_ref().map(|d| d.as_slice()),
         }
     }
 }
@@ -197,9 +241,52 @@ impl<const T: usize, const RF: usize, const RP: usize, const D: u64> Tables
             pre_sparse: core::array::from_fn(|r| rows(s.pre_sparse, r)),
             mds: core::array::from_fn(|r| rows(s.mds, r)),
             partial_sbox: s.partial_sbox,
+            mds_diagonal: s.mds_diagonal.and_then(|d| <[i8; T]>::try_from(d).ok()),
         }
     }
     fn view(&self) -> Constants<'_, Self, Word> {
         self.schedule()
+    }
+}
+
+#[cfg(all(test, feature = "stark252"))]
+mod tests {
+    //! The additions-only linear layer against the matrix products it replaces: every Starknet
+    //! width with and without its `mds_diagonal` (the sparse-matrix schedule, which the
+    //! CryptoExperts known answers and the starknet-crypto differential also pin down) gives
+    //! the same outputs on the extremes and on pseudo-random states.
+    use super::*;
+    use crate::field::PrimeField;
+    use crate::instances::stark252::ct;
+    use crate::stark252::Felt252;
+
+    fn check<const T: usize, const RF: usize, const RP: usize>(
+        perm: &Poseidon1Ct<Felt252, T, RF, RP, 3>,
+    ) {
+        assert!(
+            perm.mds_diagonal().is_some(),
+            "t = {T}: the additions-only layer"
+        );
+        let mut dense = perm.clone();
+        dense.mds_diagonal = None;
+        let minus_one = Felt252::from_u64(1).neg();
+        let states: [[Felt252; T]; 22] = core::array::from_fn(|s| match s {
+            0 => [Felt252::ZERO_ELEMENT; T],
+            1 => [minus_one; T],
+            _ => core::array::from_fn(|i| {
+                Felt252::from_u64((s * 31 + i + 2) as u64).pow_u64(0x1234_5678_9abc + s as u64)
+            }),
+        });
+        for x in &states {
+            assert_eq!(perm.permutation(x), dense.permutation(x), "t = {T}");
+        }
+    }
+
+    #[test]
+    fn additions_only_layer_equals_the_matrix_products_for_every_starknet_width() {
+        check(&ct::T3);
+        check(&ct::T4);
+        check(&ct::T5);
+        check(&ct::T9);
     }
 }

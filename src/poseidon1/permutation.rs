@@ -13,6 +13,14 @@
 //! - `R_F / 2` full rounds: S-box on every element, add the next `full` row (none in the last
 //!   round), multiply by the MDS matrix.
 //!
+//! When the MDS matrix is `J + diag(d)` (all ones plus a diagonal of small integers, StarkWare's
+//! matrices: [`Schedule::mds_diagonal`]) and the element type evaluates that with additions
+//! ([`ScheduleOps::ADDITIONS_ONLY`]), the same driver runs the other linear layer: every
+//! round's matrix product is `y_i = sum_j x_j + d_i x_i`, additions and subtractions only (no
+//! field product), including the partial rounds, which then skip the sparse matrices (the
+//! compressed constants stay: one per partial round, after the S-box) and the last full round
+//! before them uses `M` itself (no `pre_sparse`).
+//!
 //! The driver is written once over [`ScheduleOps`]: a field runs it with its own arithmetic
 //! (blanket impl below), the AVX-512 IFMA batch kernel on a vector holding one element of each
 //! of several states (`crate::simd`), with its constants in kernel form.
@@ -36,6 +44,14 @@ pub(crate) trait ScheduleOps: Copy {
     fn dot(row: &[Self::Constant], state: &[Self]) -> Self;
     /// `self + w · x0` (a sparse matrix's first-column entry `w` times the new `x_0`).
     fn mul_add(self, w: Self::Constant, x0: Self) -> Self;
+    /// Whether [`Self::mix_ones_plus_diagonal`] runs with additions only; when `false` the
+    /// driver ignores [`Schedule::mds_diagonal`] and runs the matrix products.
+    const ADDITIONS_ONLY: bool;
+    /// `state <- (J + diag(d)) · state`: `y_i = sum_j x_j + d_i x_i`, `d = diagonal`
+    /// (`|d_i| <=` [`MAX_MDS_DIAGONAL`]). `last` is the element the previous step changed
+    /// (the partial rounds' S-box element): an implementation adds it last, so that the other
+    /// sums are ready when it arrives. Only called when [`Self::ADDITIONS_ONLY`].
+    fn mix_ones_plus_diagonal(state: &mut [Self], diagonal: &[i8], last: usize);
 }
 
 impl<F: Field> ScheduleOps for F {
@@ -57,6 +73,14 @@ impl<F: Field> ScheduleOps for F {
     #[inline(always)]
     fn mul_add(self, w: F, x0: F) -> F {
         self.add(w.mul(x0))
+    }
+    /// Fields stored as four Montgomery limbs (ark-ff's `Fp256` fields with `p < 2^255`:
+    /// BN254, BLS12-381, the Stark field) subtract on their limbs; other fields run the dense
+    /// products.
+    const ADDITIONS_ONLY: bool = crate::field::montgomery::Limbs4::<F>::SUPPORTED;
+    #[inline(always)]
+    fn mix_ones_plus_diagonal(state: &mut [F], diagonal: &[i8], last: usize) {
+        crate::field::montgomery::Limbs4::<F>::mix_ones_plus_diagonal(state, diagonal, last);
     }
 }
 
@@ -81,7 +105,14 @@ pub(crate) struct Schedule<'a, F> {
     pub pre_sparse: &'a [F],
     /// `t × t`, row-major: the MDS matrix.
     pub mds: &'a [F],
+    /// `Some(d)` when the MDS matrix is `J + diag(d)` with small integers `d` (`t` entries):
+    /// the additions-only linear layer (module docs) where the element type has it.
+    pub mds_diagonal: Option<&'a [i8]>,
 }
+
+/// The largest `|d_i|` of an MDS matrix `J + diag(d)` evaluated with additions
+/// ([`Schedule::mds_diagonal`]); StarkWare's matrices have `|d_i| <= 5`.
+pub const MAX_MDS_DIAGONAL: i8 = 16;
 
 /// Poseidon1's [`Layout`], [`Schedule`]: the AVX-512 IFMA kernel has its round structure, the
 /// Goldilocks kernels do not (Poseidon1 batches over Goldilocks run the portable path).
@@ -105,13 +136,31 @@ fn mix<A: ScheduleOps>(state: &mut [A], m: &[A::Constant], out: &mut [A]) {
     state.copy_from_slice(&out[..t]);
 }
 
+/// A round's linear layer: a dense `t × t` matrix (row-major), or `J + diag(d)` by additions.
+#[derive(Clone, Copy)]
+enum Linear<'a, C> {
+    Dense(&'a [C]),
+    /// `J + diag(d)`, and the element to add last (see [`ScheduleOps::mix_ones_plus_diagonal`]).
+    OnesPlusDiagonal(&'a [i8], usize),
+}
+
+/// `state <- L · state` for the linear layer `L`; `out` is scratch space of at least `t`
+/// elements.
+#[inline(always)]
+fn linear<A: ScheduleOps>(state: &mut [A], l: Linear<'_, A::Constant>, out: &mut [A]) {
+    match l {
+        Linear::Dense(m) => mix(state, m, out),
+        Linear::OnesPlusDiagonal(d, last) => A::mix_ones_plus_diagonal(state, d, last),
+    }
+}
+
 /// One full round of the schedule: S-box on every element, the optional row of constants, the
-/// matrix `m`.
+/// linear layer `m`.
 #[inline(always)]
 fn full_round<A: ScheduleOps, const D: u64>(
     state: &mut [A],
     constants: Option<&[A::Constant]>,
-    m: &[A::Constant],
+    m: Linear<'_, A::Constant>,
     out: &mut [A],
 ) {
     for x in state.iter_mut() {
@@ -122,7 +171,7 @@ fn full_round<A: ScheduleOps, const D: u64>(
             *x = x.add_constant(c);
         }
     }
-    mix(state, m, out);
+    linear(state, m, out);
 }
 
 /// Permutes `state` in place. `state.len()` is the width `t` (at least 1 and at most
@@ -143,33 +192,46 @@ pub(crate) fn permute<A: ScheduleOps, const D: u64>(state: &mut [A], s: Schedule
             *x = x.add_constant(c);
         }
     }
+    // The additions-only layer where the matrix and the element type allow it (module docs).
+    let small = s.mds_diagonal.filter(|d| A::ADDITIONS_ONLY && d.len() == t);
+    let k = s.partial_sbox.index(t);
+    let mds = match small {
+        Some(d) => Linear::OnesPlusDiagonal(d, k),
+        None => Linear::Dense(s.mds),
+    };
     for round in 0..half {
-        let m = if round + 1 == half {
-            s.pre_sparse
-        } else {
-            s.mds
+        let m = match small {
+            None if round + 1 == half => Linear::Dense(s.pre_sparse),
+            _ => mds,
         };
         full_round::<A, D>(state, rows.next(), m, &mut out);
     }
-    let sparse = s
-        .sparse_rows
-        .chunks_exact(t)
-        .zip(s.sparse_cols.chunks_exact(t));
-    let k = s.partial_sbox.index(t);
-    for (&c, (row, col)) in s.partial.iter().zip(sparse) {
-        let xk = state[k].sbox::<D>().add_constant(c);
-        state[k] = xk;
-        let yk = A::dot(row, state);
-        // Every element but x_k (one of the two ranges is empty for k = 0 or t - 1).
-        for (x, &w) in state[..k].iter_mut().zip(col) {
-            *x = x.mul_add(w, xk);
+    if let Some(d) = small {
+        // Partial rounds on `M` itself: S-box and the one compressed constant on `x_k`.
+        for &c in s.partial {
+            state[k] = state[k].sbox::<D>().add_constant(c);
+            A::mix_ones_plus_diagonal(state, d, k);
         }
-        for (x, &w) in state[k + 1..].iter_mut().zip(&col[k + 1..]) {
-            *x = x.mul_add(w, xk);
+    } else {
+        let sparse = s
+            .sparse_rows
+            .chunks_exact(t)
+            .zip(s.sparse_cols.chunks_exact(t));
+        for (&c, (row, col)) in s.partial.iter().zip(sparse) {
+            let xk = state[k].sbox::<D>().add_constant(c);
+            state[k] = xk;
+            let yk = A::dot(row, state);
+            // Every element but x_k (one of the two ranges is empty for k = 0 or t - 1).
+            for (x, &w) in state[..k].iter_mut().zip(col) {
+                *x = x.mul_add(w, xk);
+            }
+            for (x, &w) in state[k + 1..].iter_mut().zip(&col[k + 1..]) {
+                *x = x.mul_add(w, xk);
+            }
+            state[k] = yk;
         }
-        state[k] = yk;
     }
     for _ in 0..half {
-        full_round::<A, D>(state, rows.next(), s.mds, &mut out);
+        full_round::<A, D>(state, rows.next(), mds, &mut out);
     }
 }

@@ -81,6 +81,7 @@ impl Tables for OptimizedSchedule<Word> {
             pre_sparse: convert(s.pre_sparse),
             mds: convert(s.mds),
             partial_sbox: s.partial_sbox,
+            mds_diagonal: s.mds_diagonal.map(<[i8]>::to_vec),
         }
     }
     fn view(&self) -> Constants<'_, Self, Word> {
@@ -98,6 +99,7 @@ fn view<W>(s: &OptimizedSchedule<W>) -> Schedule<'_, W> {
         sparse_cols: &s.sparse_cols,
         pre_sparse: &s.pre_sparse,
         mds: &s.mds,
+        mds_diagonal: s.mds_diagonal.as_deref(),
     }
 }
 
@@ -121,6 +123,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
                 pre_sparse: s.pre_sparse.to_vec(),
                 mds: s.mds.to_vec(),
                 partial_sbox: s.partial_sbox,
+                mds_diagonal: s.mds_diagonal.map(<[i8]>::to_vec),
             },
             batch: BatchCache::new(),
         }
@@ -219,7 +222,8 @@ impl<F: Field> Poseidon1<F> {
 
     /// Permutes, in place, every width-`t` state of the flat buffer `states`: whole groups of 8
     /// states on the AVX-512 IFMA kernel when the CPU has it and `F` is a field it reads (BN254,
-    /// BLS12-381; see [`crate::batch_backend`]), the rest on the scalar path; across threads
+    /// BLS12-381, the Stark field; see [`crate::batch_backend`]), the rest on the scalar path;
+    /// across threads
     /// with the `parallel` feature.
     ///
     /// # Errors

@@ -52,6 +52,41 @@ pub struct OptimizedSchedule<F> {
     pub mds: Vec<F>,
     /// The element `x_k` the partial rounds' S-box acts on.
     pub partial_sbox: PartialSbox,
+    /// `Some(d)` (`t` entries) when the MDS matrix is `J + diag(d)`, all ones plus a diagonal of
+    /// small integers (`|d_i| <=` [`MAX_MDS_DIAGONAL`]; StarkWare's matrices): the round driver
+    /// then evaluates every linear layer with additions only where the field can, and the
+    /// partial rounds run `M` itself instead of the sparse matrices (step 3 unused; steps 1
+    /// and 2 are the same for both).
+    pub mds_diagonal: Option<Vec<i8>>,
+}
+
+pub use crate::poseidon1::permutation::MAX_MDS_DIAGONAL;
+
+/// `Some(d)` if the `t × t` row-major `mds` is `J + diag(d)` with `|d_i| <=`
+/// [`MAX_MDS_DIAGONAL`].
+pub fn ones_plus_diagonal<F: PrimeField>(mds: &[F], t: usize) -> Option<Vec<i8>> {
+    let small = |v: F| -> Option<i8> {
+        (-MAX_MDS_DIAGONAL..=MAX_MDS_DIAGONAL).find(|&k| {
+            let magnitude = F::from_u64(u64::from(k.unsigned_abs()));
+            v == if k < 0 { magnitude.neg() } else { magnitude }
+        })
+    };
+    if mds.len() != t * t {
+        return None;
+    }
+    (0..t)
+        .map(|i| {
+            let row = &mds[i * t..(i + 1) * t];
+            let off_diagonal_ones = row
+                .iter()
+                .enumerate()
+                .all(|(j, &v)| j == i || v == F::ONE_ELEMENT);
+            if !off_diagonal_ones {
+                return None;
+            }
+            small(row[i].sub(F::ONE_ELEMENT))
+        })
+        .collect()
 }
 
 /// Derives the optimized schedule of `params` (see the module docs).
@@ -125,6 +160,7 @@ pub fn optimize<F: PrimeField>(params: &Poseidon1Params<F>) -> Result<OptimizedS
         sparse_rows,
         sparse_cols,
         pre_sparse: a.a,
+        mds_diagonal: ones_plus_diagonal(&mds.a, t),
         mds: mds.a,
         partial_sbox: params.partial_sbox,
     })

@@ -1,5 +1,5 @@
 //! AVX-512 IFMA batch kernel for 4-limb Montgomery fields with `2^250 <= p < 2^255` (BN254,
-//! BLS12-381).
+//! BLS12-381, the Stark field).
 //!
 //! # Representation
 //! A vector [`Fe`] holds 8 field elements, lane `l` belonging to state `l` of a group of 8
@@ -66,6 +66,9 @@
 //!   the reduction's `(T + m p) / R < (2t p / R + 1) p < (2 · 32 · 2^-5 + 1) p = 3p` (`m < R`),
 //!   normalized (`< 2^260`); [`reduce`] gives `< 2p`. One reduction per output instead of one
 //!   per product: a dense row of `t` terms costs `t` products and one [`redc`].
+//! - `mix_ones_plus_diagonal` (MDS matrices `J + diag(d)`, StarkWare's: the additions-only
+//!   layer of every round): limb-wise sums, `-k x` as `offset - k x` (a redundant `128 p` whose
+//!   limbs exceed any `k x`), one [`reduce`] per output: `< 2p` (bounds at the impl).
 //!
 //! Constants (round constants; for Poseidon1 every table of the schedule: `full`, `partial`,
 //! `sparse_rows`, `sparse_cols`, `pre_sparse`, `mds`) are converted to this form (canonical,
@@ -172,6 +175,28 @@ struct Vecs {
     quotient_scale: __m512d,
     to_kernel: Fe,
     from_kernel: Fe,
+    /// `128 p` with limbs 0..=3 raised by `2^57` (and limbs 1..=4 lowered by `2^5` to keep the
+    /// value): every limb exceeds `16 (2^52 - 1)` and limb 4 exceeds `16` times limb 4 of any
+    /// value `< 2p`, so `offset - k x` is limb-wise non-negative for normalized `x < 2p`,
+    /// `k <= 16`, and congruent to `-k x` ([`ScheduleOps::mix_ones_plus_diagonal`]).
+    offset: Fe,
+}
+
+/// The limbs of [`Vecs::offset`] for `p` in 52-bit limbs (`2^250 <= p < 2^255`: limb 4 of
+/// `128 p` is at least `2^49`).
+fn offset_limbs(p: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let mut k = [0u64; LIMBS];
+    let mut carry = 0;
+    for (j, (k, &p)) in k.iter_mut().zip(p).enumerate() {
+        let v = (p << 7) + carry;
+        *k = if j + 1 < LIMBS { v & MASK52 } else { v };
+        carry = v >> 52;
+    }
+    for j in 0..LIMBS - 1 {
+        k[j] += 1 << 57;
+        k[j + 1] -= 1 << 5;
+    }
+    k
 }
 
 #[inline]
@@ -197,6 +222,7 @@ impl Vecs {
             quotient_scale: _mm512_set1_pd(m.quotient_scale),
             to_kernel: broadcast(&m.to_kernel),
             from_kernel: broadcast(&m.from_kernel),
+            offset: broadcast(&offset_limbs(&m.p)),
         }
     }
 }
@@ -465,6 +491,67 @@ impl<const G: usize> ScheduleOps for Packed<'_, G> {
         let x = unsafe { mul_add(&self.x, &w, &x0.x, self.v) };
         Packed { x, v: self.v }
     }
+
+    /// Limb-wise additions (negative coefficients as `offset - k x`, see [`Vecs::offset`]),
+    /// then one [`reduce`] per output. Bounds, for `t <= 32` normalized inputs `< 2p` and
+    /// `|d_i| <= 16`: limbs `< 33 · 2^52 + 2^58 < 2^62`, value `< 2t p + 128 p + 34 p < 2^263`,
+    /// inside [`reduce`]'s range: outputs normalized and `< 2p`.
+    const ADDITIONS_ONLY: bool = true;
+    #[inline(always)]
+    fn mix_ones_plus_diagonal(state: &mut [Self], d: &[i8], last: usize) {
+        let Some(&xl) = state.get(last) else {
+            return;
+        };
+        let v = xl.v;
+        let mut r: Option<Self> = None;
+        for (i, &x) in state.iter().enumerate() {
+            if i != last {
+                r = Some(r.map_or(x, |r| r.linear_add(x)));
+            }
+        }
+        let r = r.unwrap_or(Packed {
+            x: [Fe([v.zero; LIMBS]); G],
+            v,
+        });
+        for (i, (e, &di)) in state.iter_mut().zip(d).enumerate() {
+            let c = if i == last { di.saturating_add(1) } else { di };
+            let k = c.unsigned_abs();
+            let mut y = if i == last { r } else { r.linear_add(xl) };
+            if k > 0 {
+                // k x by doubling and adding (k public).
+                let mut kx = *e;
+                let top = 7 - k.leading_zeros();
+                for bit in (0..top).rev() {
+                    kx = kx.linear_add(kx);
+                    if (k >> bit) & 1 == 1 {
+                        kx = kx.linear_add(*e);
+                    }
+                }
+                y = if c > 0 {
+                    y.linear_add(kx)
+                } else {
+                    // SAFETY: a `Packed` exists only inside `permute_all` (see the type's docs).
+                    let neg = unsafe { offset_minus(&kx.x, v) };
+                    y.linear_add(Packed { x: neg, v })
+                };
+            }
+            // SAFETY: as above.
+            e.x = unsafe { reduce(&y.x, v) };
+        }
+    }
+}
+
+/// `offset - x` limb-wise ([`Vecs::offset`]; limb-wise non-negative for the `x` it is given).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+fn offset_minus<const G: usize>(x: &[Fe; G], v: &Vecs) -> [Fe; G] {
+    let mut out = *x;
+    for o in out.iter_mut() {
+        for (l, k) in o.0.iter_mut().zip(v.offset.0) {
+            *l = _mm512_sub_epi64(k, *l);
+        }
+    }
+    out
 }
 
 /// `sum_j row[j] · state[j]`: the 10-column products of every term summed unreduced, then one

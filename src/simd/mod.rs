@@ -6,7 +6,8 @@
 //!   against; and the path for the leftover states a vector backend does not take.
 //! - **AVX-512 IFMA** ([`avx512_ifma`], x86_64 with `std`): 8 states per vector group, 52-bit
 //!   limbs, Montgomery multiplication with `vpmadd52luq/huq`. Taken for any field whose elements
-//!   are four 64-bit Montgomery limbs with `2^250 <= p < 2^255` (BN254, BLS12-381) when the CPU
+//!   are four 64-bit Montgomery limbs with `2^250 <= p < 2^255` (BN254, BLS12-381, the Stark
+//!   field) when the CPU
 //!   has `avx512f`, `avx512dq` and `avx512ifma`. Runs both families: Poseidon2 and Poseidon1
 //!   (each family's one round driver on its vectors).
 //! - **AVX-512F / AVX2** ([`goldilocks`], x86_64 with `std`): 8 / 4 states per vector group,

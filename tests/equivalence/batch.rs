@@ -310,9 +310,15 @@ fn four_limb_batch_backend_is_avx512_ifma_exactly_when_the_cpu_has_it() {
     } else {
         BatchBackend::Portable
     };
-    eprintln!("BN254 / BLS12-381 batch backend: {expected:?}");
+    eprintln!("BN254 / BLS12-381 / Stark252 batch backend: {expected:?}");
     assert_eq!(batch_backend::<ark_bn254::Fr>(), expected);
     assert_eq!(batch_backend::<ark_bls12_381::Fr>(), expected);
+    // The Stark field (2^251 < p < 2^252) is inside the kernel's range too.
+    #[cfg(feature = "stark252")]
+    assert_eq!(
+        batch_backend::<fast_poseidon2::stark252::Felt252>(),
+        expected
+    );
     assert_ne!(batch_backend::<Goldilocks>(), BatchBackend::Avx512Ifma);
     assert_ne!(batch_backend::<F257>(), BatchBackend::Avx512Ifma);
 }

@@ -170,3 +170,75 @@ proptest::proptest! {
         }
     }
 }
+
+/// Every Starknet width on every batch backend that runs Poseidon1 over the Stark field here
+/// (the portable path always; AVX-512 IFMA where the CPU has it, its 52-bit-limb kernel on
+/// `p = 2^251 + 17 · 2^192 + 1`), both types (ct and cached runtime): every batch size 0..=100
+/// (random states with all-0 and all-(p - 1) ones among them, windows shifted so that they land
+/// in different lanes), and batches made only of the extreme states.
+#[test]
+fn every_backend_equals_scalar_for_every_width_and_batch_size_up_to_100() {
+    use fast_poseidon2::BatchBackend;
+    use fast_poseidon2::modes::BatchPermutation;
+    let ifma = std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512ifma");
+    let simd_build = cfg!(all(target_arch = "x86_64", not(miri)));
+    if ifma && simd_build {
+        eprintln!(
+            "Stark252: default batch backend {:?}",
+            fast_poseidon2::batch_backend::<Felt252>()
+        );
+    } else {
+        eprintln!("NOTE: no AVX-512 IFMA here: Stark252 batches tested on the portable path only");
+    }
+    macro_rules! check {
+        ($name:ident, $t:literal, $rp:literal, $ct:path, $cached:expr) => {
+            let ct = &$ct;
+            let cached = $cached;
+            let minus_one = Felt252::from_u64(1).neg();
+            let mut pool = testkit::random_states::<Felt252, $t>(2_000 + $t, 103);
+            for (i, state) in pool.iter_mut().enumerate() {
+                match i % 5 {
+                    1 => *state = [Felt252::from_u64(0); $t],
+                    3 => *state = [minus_one; $t],
+                    _ => {}
+                }
+            }
+            for backend in [BatchBackend::Portable, BatchBackend::Avx512Ifma] {
+                let runs = ct.permute_batch_on(backend, &mut []);
+                if !runs {
+                    eprintln!("NOTE: {backend:?} does not run Stark252 here: not tested");
+                    continue;
+                }
+                let extremes = [[Felt252::from_u64(0); $t], [minus_one; $t]];
+                let batches = (0..=100usize)
+                    .map(|n| pool[n % 3..n % 3 + n].to_vec())
+                    .chain(extremes.iter().map(|e| vec![*e; 17]));
+                for input in batches {
+                    let mut batch = input.clone();
+                    assert!(ct.permute_batch_on(backend, &mut batch));
+                    let mut flat = input.as_flattened().to_vec();
+                    assert!(cached.permute_states_on(backend, &mut flat));
+                    for (i, x) in input.iter().enumerate() {
+                        let expected = ct.permutation(x);
+                        assert_eq!(
+                            batch[i],
+                            expected,
+                            "t = {}, {backend:?}, {} states, state {i}",
+                            $t,
+                            input.len()
+                        );
+                        assert_eq!(
+                            flat[i * $t..(i + 1) * $t],
+                            expected,
+                            "t = {}, {backend:?}: runtime",
+                            $t
+                        );
+                    }
+                }
+            }
+        };
+    }
+    testkit::for_each_stark252_instance!(check);
+}

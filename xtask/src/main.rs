@@ -898,14 +898,16 @@ fn poseidon1_files<F: ConstElement>(family: &Poseidon1Family<F>) -> [(String, St
         );
         rows(&mut out, "pre_sparse", &s.pre_sparse, t);
         rows(&mut out, "mds", &s.mds, t);
-        match s.partial_sbox {
-            PartialSbox::First => writeln!(out, ");").unwrap(),
-            PartialSbox::Last => writeln!(
-                out,
-                ")\n.with_partial_sbox(crate::poseidon1::PartialSbox::Last);"
-            )
-            .unwrap(),
+        out += ")";
+        if s.partial_sbox == PartialSbox::Last {
+            out += "\n.with_partial_sbox(crate::poseidon1::PartialSbox::Last)";
         }
+        // A `J + diag(d)` MDS matrix (StarkWare's): the additions-only linear layer.
+        if let Some(d) = &s.mds_diagonal {
+            let d: Vec<String> = d.iter().map(ToString::to_string).collect();
+            write!(out, "\n.with_mds_diagonal([{}])", d.join(", ")).unwrap();
+        }
+        out += ";\n";
         writeln!(
             call,
             "        ({t}, {rp}, T{t}, t{t}, poseidon1_t{t}, {}T{t}),",

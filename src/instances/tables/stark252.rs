@@ -1019,7 +1019,8 @@ pub(crate) const T3: Poseidon1Ct<Felt252, 3, 8, 83, 3> = Poseidon1Ct::from_sched
         ],
     ],
 )
-.with_partial_sbox(crate::poseidon1::PartialSbox::Last);
+.with_partial_sbox(crate::poseidon1::PartialSbox::Last)
+.with_mds_diagonal([2, -2, -3]);
 
 /// Starknet t = 4 (R_F = 8, R_P = 84, d = 3): round constant i = sha256("Hades" ‖ i) mod p,
 /// StarkWare's MDS matrix, partial S-box on x_{t-1} (cairo-lang `poseidon_utils.py`;
@@ -2233,7 +2234,8 @@ pub(crate) const T4: Poseidon1Ct<Felt252, 4, 8, 84, 3> = Poseidon1Ct::from_sched
         ],
     ],
 )
-.with_partial_sbox(crate::poseidon1::PartialSbox::Last);
+.with_partial_sbox(crate::poseidon1::PartialSbox::Last)
+.with_mds_diagonal([1, 0, -1, -2]);
 
 /// Starknet t = 5 (R_F = 8, R_P = 84, d = 3): round constant i = sha256("Hades" ‖ i) mod p,
 /// StarkWare's MDS matrix, partial S-box on x_{t-1} (cairo-lang `poseidon_utils.py`;
@@ -3645,7 +3647,8 @@ pub(crate) const T5: Poseidon1Ct<Felt252, 5, 8, 84, 3> = Poseidon1Ct::from_sched
         ],
     ],
 )
-.with_partial_sbox(crate::poseidon1::PartialSbox::Last);
+.with_partial_sbox(crate::poseidon1::PartialSbox::Last)
+.with_mds_diagonal([2, 1, 0, -2, -3]);
 
 /// Starknet t = 9 (R_F = 8, R_P = 84, d = 3): round constant i = sha256("Hades" ‖ i) mod p,
 /// StarkWare's MDS matrix, partial S-box on x_{t-1} (cairo-lang `poseidon_utils.py`;
@@ -5889,4 +5892,5 @@ pub(crate) const T9: Poseidon1Ct<Felt252, 9, 8, 84, 3> = Poseidon1Ct::from_sched
         ],
     ],
 )
-.with_partial_sbox(crate::poseidon1::PartialSbox::Last);
+.with_partial_sbox(crate::poseidon1::PartialSbox::Last)
+.with_mds_diagonal([4, 3, 2, 1, 0, -1, -2, -4, -5]);
