@@ -331,7 +331,10 @@ fn fixed_vs_random_timing_of_every_instance() {
                 |s| ct.permute_batch(s),
             );
             let backend = backend_of(&zero);
-            report(format!("{} batch of {BATCH} ({backend:?})", stringify!($name)), r);
+            report(
+                format!("{} batch of {BATCH} ({backend:?})", stringify!($name)),
+                r,
+            );
         }};
     }
     for_each_instance!(time_instance);
@@ -348,7 +351,10 @@ fn fixed_vs_random_timing_of_every_instance() {
                 |s| p1.permute_batch(s).unwrap(),
             );
             let backend = fast_poseidon2::batch_backend::<$field>();
-            report(format!("{} batch of {BATCH} ({backend:?})", stringify!($name)), r);
+            report(
+                format!("{} batch of {BATCH} ({backend:?})", stringify!($name)),
+                r,
+            );
         }};
     }
     macro_rules! time_circom {
