@@ -560,32 +560,30 @@ fn batch_rows<'a>() -> Vec<Row<'a>> {
             vec![taceo(pool, &expected, taceo_bn254::t3::permutation)]
         },
     )];
-    rows.push(batch_row(
-        "BabyBear t=16 batch permutation",
-        fast_poseidon2::instances::plonky3::ct::babybear_t16(),
-        |pool| {
-            let ours = fast_poseidon2::instances::plonky3::ct::babybear_t16();
-            let expected: Vec<[_; 16]> = pool.iter().map(|s| ours.permutation(s)).collect();
-            plonky3_packed_31::<_, p3_baby_bear::BabyBear, 16>(
-                pool,
-                &expected,
-                p3_baby_bear::default_babybear_poseidon2_16(),
-            )
-        },
-    ));
-    rows.push(batch_row(
-        "KoalaBear t=16 batch permutation",
-        fast_poseidon2::instances::plonky3::ct::koalabear_t16(),
-        |pool| {
-            let ours = fast_poseidon2::instances::plonky3::ct::koalabear_t16();
-            let expected: Vec<[_; 16]> = pool.iter().map(|s| ours.permutation(s)).collect();
-            plonky3_packed_31::<_, p3_koala_bear::KoalaBear, 16>(
-                pool,
-                &expected,
-                p3_koala_bear::default_koalabear_poseidon2_16(),
-            )
-        },
-    ));
+    /// Ours against Plonky3's packed permutation of the same instance.
+    macro_rules! packed_31_row {
+        ($op:literal, $ours:expr, $field:ty, $p3:expr) => {
+            batch_row($op, $ours, |pool| {
+                let expected: Vec<[_; 16]> = pool.iter().map(|s| $ours.permutation(s)).collect();
+                plonky3_packed_31::<_, $field, 16>(pool, &expected, $p3)
+            })
+        };
+    }
+    use fast_poseidon2::instances::plonky3::ct as p3_ct;
+    rows.extend([
+        packed_31_row!(
+            "BabyBear t=16 batch permutation",
+            p3_ct::babybear_t16(),
+            p3_baby_bear::BabyBear,
+            p3_baby_bear::default_babybear_poseidon2_16()
+        ),
+        packed_31_row!(
+            "KoalaBear t=16 batch permutation",
+            p3_ct::koalabear_t16(),
+            p3_koala_bear::KoalaBear,
+            p3_koala_bear::default_koalabear_poseidon2_16()
+        ),
+    ]);
     #[cfg(feature = "goldilocks")]
     rows.push(batch_row(
         "Goldilocks t=12 batch permutation",
@@ -839,73 +837,67 @@ fn plonky3_rows<'a>() -> Vec<Row<'a>> {
             Some(expected),
         )
     }
+    /// Ours against Plonky3's scalar permutation of the same instance.
+    macro_rules! p3_row {
+        ($op:literal, $ours:expr, $field:ty, $t:literal, $p3:expr) => {
+            permutation_row!($op, $ours, |pool, expected| vec![p3_peer::<_, $field, $t>(
+                &pool, &expected, $p3
+            )])
+        };
+    }
     #[allow(unused_mut)]
     let mut rows = vec![
-        permutation_row!(
+        p3_row!(
             "Plonky3 BabyBear t=16 permutation",
             plonky3::ct::babybear_t16(),
-            |pool, expected| vec![p3_peer::<_, p3_baby_bear::BabyBear, 16>(
-                &pool,
-                &expected,
-                p3_baby_bear::default_babybear_poseidon2_16()
-            )]
+            p3_baby_bear::BabyBear,
+            16,
+            p3_baby_bear::default_babybear_poseidon2_16()
         ),
-        permutation_row!(
+        p3_row!(
             "Plonky3 BabyBear t=24 permutation",
             plonky3::ct::babybear_t24(),
-            |pool, expected| vec![p3_peer::<_, p3_baby_bear::BabyBear, 24>(
-                &pool,
-                &expected,
-                p3_baby_bear::default_babybear_poseidon2_24()
-            )]
+            p3_baby_bear::BabyBear,
+            24,
+            p3_baby_bear::default_babybear_poseidon2_24()
         ),
-        permutation_row!(
+        p3_row!(
             "Plonky3 KoalaBear t=16 permutation",
             plonky3::ct::koalabear_t16(),
-            |pool, expected| vec![p3_peer::<_, p3_koala_bear::KoalaBear, 16>(
-                &pool,
-                &expected,
-                p3_koala_bear::default_koalabear_poseidon2_16()
-            )]
+            p3_koala_bear::KoalaBear,
+            16,
+            p3_koala_bear::default_koalabear_poseidon2_16()
         ),
-        permutation_row!(
+        p3_row!(
             "Plonky3 KoalaBear t=24 permutation",
             plonky3::ct::koalabear_t24(),
-            |pool, expected| vec![p3_peer::<_, p3_koala_bear::KoalaBear, 24>(
-                &pool,
-                &expected,
-                p3_koala_bear::default_koalabear_poseidon2_24()
-            )]
+            p3_koala_bear::KoalaBear,
+            24,
+            p3_koala_bear::default_koalabear_poseidon2_24()
         ),
     ];
     #[cfg(feature = "goldilocks")]
     rows.extend([
-        permutation_row!(
+        p3_row!(
             "Plonky3 Goldilocks t=8 permutation",
             plonky3::ct::goldilocks_t8(),
-            |pool, expected| vec![p3_peer::<_, p3_goldilocks::Goldilocks, 8>(
-                &pool,
-                &expected,
-                p3_goldilocks::default_goldilocks_poseidon2_8()
-            )]
+            p3_goldilocks::Goldilocks,
+            8,
+            p3_goldilocks::default_goldilocks_poseidon2_8()
         ),
-        permutation_row!(
+        p3_row!(
             "Plonky3 Goldilocks t=12 permutation",
             plonky3::ct::goldilocks_t12(),
-            |pool, expected| vec![p3_peer::<_, p3_goldilocks::Goldilocks, 12>(
-                &pool,
-                &expected,
-                p3_goldilocks::default_goldilocks_poseidon2_12()
-            )]
+            p3_goldilocks::Goldilocks,
+            12,
+            p3_goldilocks::default_goldilocks_poseidon2_12()
         ),
-        permutation_row!(
+        p3_row!(
             "Plonky3 Goldilocks t=16 permutation",
             plonky3::ct::goldilocks_t16(),
-            |pool, expected| vec![p3_peer::<_, p3_goldilocks::Goldilocks, 16>(
-                &pool,
-                &expected,
-                p3_goldilocks::default_goldilocks_poseidon2_16()
-            )]
+            p3_goldilocks::Goldilocks,
+            16,
+            p3_goldilocks::default_goldilocks_poseidon2_16()
         ),
     ]);
     rows

@@ -76,6 +76,19 @@ simd_only! { items:
     mod avx512_ifma;
     mod goldilocks;
     mod monty31;
+
+    /// Proof that this CPU runs the instructions of the register type `V`: issued only by the
+    /// kernels' run-time detection (`Lanes::detect` of the `goldilocks` and `monty31` kernels), so every
+    /// `V` (whose constructors take one) exists only on such a CPU.
+    struct Cpu<V>(core::marker::PhantomData<V>);
+
+    impl<V> Clone for Cpu<V> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+
+    impl<V> Copy for Cpu<V> {}
 }
 mod permutations;
 

@@ -79,6 +79,7 @@
 //! [`GOLDILOCKS_FACTOR`]: crate::field::Representation::GOLDILOCKS_FACTOR
 
 use core::arch::x86_64::*;
+use super::Cpu;
 use core::marker::PhantomData;
 
 use crate::field::goldilocks::MODULUS;
@@ -98,19 +99,6 @@ mod avx512;
 
 /// `2^64 mod p = 2^32 - 1`.
 const EPSILON: u64 = 0xffff_ffff;
-
-/// Proof that this CPU runs the instructions of the register type `V`: issued only by
-/// [`Lanes::detect`] after run-time detection, so every `V` (whose constructors take one)
-/// exists only on such a CPU.
-pub(super) struct Cpu<V>(PhantomData<V>);
-
-impl<V> Clone for Cpu<V> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<V> Copy for Cpu<V> {}
 
 /// One SIMD register of `LANES` unsigned 64-bit lanes: the primitives the kernel is written in,
 /// implemented by each ISA module. All operations are lane-wise and wrap modulo `2^64`.

@@ -91,6 +91,7 @@
 //! [`MONTY31_MODULUS`]: crate::field::Representation::MONTY31_MODULUS
 
 use core::arch::x86_64::*;
+use super::Cpu;
 use core::marker::PhantomData;
 
 use crate::field::kernel_form::monty31::{HALVE, Modulus, NEGATE, SMALL, diagonal_kind, inverse};
@@ -104,19 +105,6 @@ use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
 mod avx2;
 mod avx512;
-
-/// Proof that this CPU runs the instructions of the register type `V`: issued only by
-/// [`Lanes::detect`] after run-time detection, so every `V` (whose constructors take one)
-/// exists only on such a CPU.
-pub(super) struct Cpu<V>(PhantomData<V>);
-
-impl<V> Clone for Cpu<V> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<V> Copy for Cpu<V> {}
 
 /// One SIMD register of `LANES` `u32` lanes (viewed as `LANES / 2` 64-bit lanes by the
 /// `*64` and `mul_*` operations): the primitives the kernel is written in, implemented by
