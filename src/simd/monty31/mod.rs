@@ -83,12 +83,14 @@
 //!
 //! # Speed
 //! bench-compare rows "BabyBear t=16 batch permutation" and "KoalaBear t=16 batch permutation"
-//! (`docs/benchmarks.md`, 2026-12-03, shared 2-vCPU Emerald Rapids at 2.3 GHz, loaded), µs per
-//! permutation of 64-state `Poseidon2Ct` batches: AVX-512F 0.22 / 0.17-0.21 (BabyBear16 /
-//! KoalaBear16; Plonky3 0.8's AVX-512 packing 0.13 / 0.11-0.12: about 1.6-1.7x), AVX2 0.31 /
-//! 0.30 (Plonky3's AVX2 packing 0.24 / 0.19: 1.3-1.6x); the scalar path 1.0-1.2. Not met: the
-//! issue's 1.0x. Tried without a visible gain: two groups interleaved on AVX-512F. Not yet
-//! tried: a cheaper `x^7` / `x^3` chain and lazily reduced external-layer sums.
+//! (`docs/benchmarks.md`, 2026-12-03 13:30, shared 2-vCPU Emerald Rapids at 2.3 GHz), µs per
+//! permutation of 64-state `Poseidon2Ct` batches: AVX-512F 0.15 / 0.13 (BabyBear16 /
+//! KoalaBear16) in both the default and the native build (Plonky3 0.8's AVX-512 packing 0.13 /
+//! 0.11: 1.2x), AVX2 0.33 / 0.20 (Plonky3's AVX2 packing 0.24 / 0.16: 1.25-1.34x). Not met:
+//! the 1.0x. The Montgomery quotient passes through [`Lanes::opaque`]: without it LLVM
+//! turns `vpmuludq` into `vpmullq` when AVX-512DQ is enabled (1.7x slower kernel with
+//! `-C target-cpu=native`). What remains: the per-element dispatch on the diagonal kinds
+//! (run-time constants here, compile-time code in Plonky3).
 //!
 //! [`MONTY31_MODULUS`]: crate::field::Representation::MONTY31_MODULUS
 
