@@ -155,6 +155,7 @@ pub(crate) mod goldilocks {
 /// The 31-bit Montgomery kernels' form (AVX-512F and AVX2): one `u32` per element, the field's own stored
 /// word `x · 2^32 mod p`, canonical; round constants with their precomputed reduction factor.
 pub(crate) mod monty31 {
+    use crate::field::monty31::{self, DiagonalKind};
     use crate::field::{Field, Sealed};
 
     /// `p^-1 mod 2^32` for an odd `p`, by Newton's iteration `x <- x (2 - p x)` (each step
@@ -206,50 +207,43 @@ pub(crate) mod monty31 {
     /// Bit of `kind`: the entry is the negation of what the low byte says.
     pub(crate) const NEGATE: u64 = 1 << 8;
 
-    /// `w 2^-32 mod p`, the plain value of the stored word `w < p` (a Montgomery reduction).
-    const fn plain(m: &Modulus, w: u32) -> u32 {
-        let q = w.wrapping_mul(m.p_inv);
-        let t = (w as i64 - q as i64 * m.p as i64) >> 32;
-        if t < 0 {
-            (t + m.p as i64) as u32
-        } else {
-            t as u32
+    /// How the kernel multiplies by the internal-diagonal entry whose stored word is `w`:
+    /// `(kind, data)`, elements 3 and 4 of its kernel form ([`GENERIC`], [`SMALL`] or
+    /// [`HALVE`]), from the field's classification
+    /// ([`crate::field::monty31::diagonal_kind`]). The constants are public, so choosing the
+    /// code by them leaks nothing about the states.
+    pub(crate) const fn diagonal_kind(m: &Modulus, w: u32) -> (u64, u64) {
+        match monty31::diagonal_kind(m.p, m.p_inv, w) {
+            DiagonalKind::Generic => (GENERIC, 0),
+            DiagonalKind::Small { k, negate } => {
+                (SMALL | if negate { NEGATE } else { 0 }, k as u64)
+            }
+            DiagonalKind::Halve { n, negate } => {
+                let mask = (1u64 << n) - 1;
+                let e = (m.p - 1) >> n;
+                (
+                    HALVE | if negate { NEGATE } else { 0 } | ((n as u64) << 16),
+                    mask | ((e as u64) << 32),
+                )
+            }
         }
     }
 
-    /// How the kernel multiplies by the internal-diagonal entry whose stored word is `w`:
-    /// `(kind, data)`, elements 3 and 4 of its kernel form ([`GENERIC`], [`SMALL`] or
-    /// [`HALVE`]). A few bit operations: the kernel runs it on the `t + 1` diagonal words at
-    /// the start of every batch call. The constants are public, so choosing the code by them
-    /// leaks nothing about the states.
+    /// The internal-diagonal entry `c` in kernel form: [`word`] with elements 3 and 4 its
+    /// kind and data ([`diagonal_kind`]), computed once when a permutation's batch cache is
+    /// filled.
     ///
-    /// `2^-n = p - (p - 1) / 2^n` for `2^n | p - 1` (its product with `2^n` is
-    /// `2^n p - (p - 1) = 1 mod p`), so an entry `v` is `2^-n` exactly when `e = p - v` is
-    /// `(p - 1) >> n` with `n <= tz(p - 1)`, and `n` is the difference of the bit lengths.
-    pub(crate) const fn diagonal_kind(m: &Modulus, w: u32) -> (u64, u64) {
-        let p = m.p;
-        let c = plain(m, w);
-        let mut negated = 0;
-        while negated < 2 {
-            let (v, flag) = if negated == 0 {
-                (c, 0)
-            } else {
-                (p - c, NEGATE)
-            };
-            if v >= 1 && v <= 4 {
-                return (SMALL | flag, v as u64);
-            }
-            let e = p - v;
-            if e != 0 {
-                let n = e.leading_zeros() - (p - 1).leading_zeros();
-                if n >= 1 && n <= (p - 1).trailing_zeros() && (p - 1) >> n == e {
-                    let mask = (1u64 << n) - 1;
-                    return (HALVE | flag | ((n as u64) << 16), mask | ((e as u64) << 32));
-                }
-            }
-            negated += 1;
+    /// For a [`HALVE`] entry (which needs neither the quotient factor nor `w - p`) elements 1
+    /// and 2 are `n` and `(p - 1) >> n`, and element 4 the mask `2^n - 1`, each in the low
+    /// 32 bits of its word, so that the kernel broadcasts them straight from memory.
+    pub(crate) fn diagonal_word<F: Field>(m: &Modulus, c: F) -> [u64; 5] {
+        let [w, q, s, _, _] = word(m, c);
+        let (kind, data) = diagonal_kind(m, w as u32);
+        if kind & 0xff == HALVE {
+            [w, kind >> 16, data >> 32, kind, data & 0xffff_ffff]
+        } else {
+            [w, q, s, kind, data]
         }
-        (GENERIC, 0)
     }
 
     /// The round constant `c` in kernel form: `[w, w p^-1 mod 2^32, w - p mod 2^32, 0, 0]`

@@ -112,6 +112,58 @@ const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
     r.wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
 }
 
+/// How a product by a constant `m` (an internal-diagonal entry) can be computed without a
+/// Montgomery multiplication: the classification of `m`'s stored word `w`, read by the batch
+/// kernels (`kernel_form::monty31::diagonal_kind`). The entry is public data of the instance:
+/// choosing code by it leaks nothing about the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DiagonalKind {
+    /// No cheaper product: the Montgomery multiplication.
+    Generic,
+    /// `m = ±k`, `k` in `1..=4` (`negate` for `-k`): additions only.
+    Small { k: u32, negate: bool },
+    /// `m = ±2^-n` with `1 <= n` and `2^n | p - 1` (`negate` for `-2^-n`). On the stored word
+    /// `x = h 2^n + l` (`l < 2^n`), `x 2^-n = h - l (p - 1) / 2^n (mod p)`, because
+    /// `2^-n = -(p - 1) / 2^n (mod p)`: a shift, a mask and one 32-bit product, exact in
+    /// `(-p, p)` (`h < 2^(31 - n)`, `l (p - 1) / 2^n < p - 1`).
+    Halve { n: u32, negate: bool },
+}
+
+/// The [`DiagonalKind`] of the constant whose stored Montgomery word is `w` (`< p`), for the
+/// modulus `p` with `p_inv = p^-1 mod 2^32`. A handful of integer operations; the kernels run
+/// it once per permutation value, when its batch cache is filled.
+///
+/// `2^-n = p - (p - 1) / 2^n` for `2^n | p - 1` (its product with `2^n` is
+/// `2^n p - (p - 1) = 1 mod p`), so a plain value `v` is `2^-n` exactly when `e = p - v` is
+/// `(p - 1) >> n` with `n <= tz(p - 1)`, and `n` is the difference of the bit lengths.
+pub(crate) const fn diagonal_kind(p: u32, p_inv: u32, w: u32) -> DiagonalKind {
+    // The plain value `w 2^-32 mod p` (a Montgomery reduction of `w`).
+    let q = w.wrapping_mul(p_inv);
+    let t = (w as i64 - q as i64 * p as i64) >> 32;
+    let c = if t < 0 {
+        (t + p as i64) as u32
+    } else {
+        t as u32
+    };
+    let mut negated = 0;
+    while negated < 2 {
+        let negate = negated == 1;
+        let v = if negate { p - c } else { c };
+        if v >= 1 && v <= 4 {
+            return DiagonalKind::Small { k: v, negate };
+        }
+        let e = p - v;
+        if e != 0 {
+            let n = e.leading_zeros() - (p - 1).leading_zeros();
+            if n >= 1 && n <= (p - 1).trailing_zeros() && (p - 1) >> n == e {
+                return DiagonalKind::Halve { n, negate };
+            }
+        }
+        negated += 1;
+    }
+    DiagonalKind::Generic
+}
+
 impl<P> Clone for Monty31<P> {
     #[inline(always)]
     fn clone(&self) -> Self {

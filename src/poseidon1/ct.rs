@@ -229,7 +229,11 @@ impl<const T: usize, const RF: usize, const RP: usize, const D: u64> Tables
     for Poseidon1Ct<Word, T, RF, RP, D>
 {
     type Layout = Poseidon1Layout;
-    fn build<F: Field>(s: Constants<'_, Self, F>, word: impl Fn(F) -> Word) -> Self {
+    fn build<F: Field>(
+        s: Constants<'_, Self, F>,
+        word: impl Fn(F) -> Word,
+        _diagonal: impl Fn(F) -> Word,
+    ) -> Self {
         let rows = |table: &[F], r: usize| -> [Word; T] {
             core::array::from_fn(|i| word(table[r * T + i]))
         };

@@ -71,7 +71,11 @@ impl<F: core::fmt::Debug> core::fmt::Debug for Poseidon1<F> {
 /// each, allocated once.
 impl Tables for OptimizedSchedule<Word> {
     type Layout = Poseidon1Layout;
-    fn build<F: Field>(s: Constants<'_, Self, F>, word: impl Fn(F) -> Word) -> Self {
+    fn build<F: Field>(
+        s: Constants<'_, Self, F>,
+        word: impl Fn(F) -> Word,
+        _diagonal: impl Fn(F) -> Word,
+    ) -> Self {
         let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
         OptimizedSchedule {
             full: convert(s.full),

@@ -96,6 +96,18 @@ impl Kernel {
             Kernel::Monty31(ref modulus) => kernel_form::monty31::word(modulus, c),
         }
     }
+
+    /// The internal-diagonal entry `c` of `F` in this kernel's form: [`Kernel::word`], and for
+    /// the 31-bit Montgomery kernel with the entry's kind
+    /// (`kernel_form::monty31::diagonal_word`).
+    pub(crate) fn diagonal_word<F: Field>(&self, c: F) -> Word {
+        match *self {
+            #[cfg(fast_poseidon2_simd)]
+            Kernel::Monty31(ref modulus) => kernel_form::monty31::diagonal_word(modulus, c),
+            #[cfg(fast_poseidon2_simd)]
+            _ => self.word(c),
+        }
+    }
 }
 
 /// How a permutation family lays out its constants: one borrowed view, over the field on the
@@ -123,8 +135,14 @@ impl Layout for Poseidon2Layout {
 pub(crate) trait Tables: Sized {
     /// The family's layout.
     type Layout: Layout;
-    /// The tables of `rc` converted by `word`; `rc` has the implementor's shape.
-    fn build<F: Field>(rc: Constants<'_, Self, F>, word: impl Fn(F) -> Word) -> Self;
+    /// The tables of `rc` converted by `word`, the entries of an internal diagonal (if the
+    /// family has one) by `diagonal` (the kernel form with the entry's kind, computed once
+    /// here instead of per batch call); `rc` has the implementor's shape.
+    fn build<F: Field>(
+        rc: Constants<'_, Self, F>,
+        word: impl Fn(F) -> Word,
+        diagonal: impl Fn(F) -> Word,
+    ) -> Self;
     /// The tables in the family's layout.
     fn view(&self) -> Constants<'_, Self, Word>;
 }
@@ -144,15 +162,19 @@ pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
 
 impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF, RP> {
     type Layout = Poseidon2Layout;
-    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
+    fn build<F: Field>(
+        rc: RoundConstants<'_, F>,
+        word: impl Fn(F) -> Word,
+        diagonal: impl Fn(F) -> Word,
+    ) -> Self {
         CtTables {
             external: core::array::from_fn(|r| {
                 core::array::from_fn(|i| word(rc.external[r * T + i]))
             }),
             internal: core::array::from_fn(|r| word(rc.internal[r])),
-            diag_m1: core::array::from_fn(|i| word(rc.diag_m1[i])),
+            diag_m1: core::array::from_fn(|i| diagonal(rc.diag_m1[i])),
             external_matrix: rc.external_matrix,
-            internal_sum_scale: rc.internal_sum_scale.map(|&c| word(c)),
+            internal_sum_scale: rc.internal_sum_scale.map(|&c| diagonal(c)),
         }
     }
     fn view(&self) -> RoundConstants<'_, Word> {
@@ -180,14 +202,18 @@ pub(crate) struct VecTables {
 #[cfg(feature = "alloc")]
 impl Tables for VecTables {
     type Layout = Poseidon2Layout;
-    fn build<F: Field>(rc: RoundConstants<'_, F>, word: impl Fn(F) -> Word) -> Self {
+    fn build<F: Field>(
+        rc: RoundConstants<'_, F>,
+        word: impl Fn(F) -> Word,
+        diagonal: impl Fn(F) -> Word,
+    ) -> Self {
         let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
         VecTables {
             external: convert(rc.external),
             internal: convert(rc.internal),
-            diag_m1: convert(rc.diag_m1),
+            diag_m1: rc.diag_m1.iter().map(|&c| diagonal(c)).collect(),
             external_matrix: rc.external_matrix,
-            internal_sum_scale: rc.internal_sum_scale.map(|&c| word(c)),
+            internal_sum_scale: rc.internal_sum_scale.map(|&c| diagonal(c)),
         }
     }
     fn view(&self) -> RoundConstants<'_, Word> {

@@ -173,6 +173,28 @@ pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
     state[0].linear_add(acc)
 }
 
+/// [`sum`] with the additions of `x_1 .. x_{t-1}` spread over four independent chains (joined
+/// at the end), so that the sum's latency is about a third of the serial one: for a
+/// representation whose additions are exact and canonical (the 31-bit Montgomery fields and
+/// their batch kernel), where the partial rounds wait for this sum. Same value as [`sum`].
+#[inline(always)]
+pub(crate) fn sum_tree<A: LinearOps>(state: &[A]) -> A {
+    let rest = &state[1..];
+    let Some((head, tail)) = rest.split_first_chunk::<4>() else {
+        return sum(state);
+    };
+    let mut acc = *head;
+    for chunk in tail.chunks(4) {
+        for (a, &x) in acc.iter_mut().zip(chunk) {
+            *a = a.linear_add(x);
+        }
+    }
+    let rest = acc[0]
+        .linear_add(acc[1])
+        .linear_add(acc[2].linear_add(acc[3]));
+    state[0].linear_add(rest)
+}
+
 /// The paper's `M4 · x` for one block of four, in 8 additions and 6 doublings.
 ///
 /// With `a = x0 + x1`, `b = x2 + x3`, `c = 2 x1 + b`, `e = 2 x3 + a`:
@@ -349,7 +371,8 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
 }
 
 /// The 31-bit Montgomery fields (BabyBear, KoalaBear): the generic layers (the diagonal
-/// products are Montgomery multiplications).
+/// products are Montgomery multiplications; classifying the entries per permutation and
+/// dispatching on the kind per element was tried and was slower, see docs/benchmarks.md).
 impl<P: Monty31Modulus> LinearLayers for Monty31<P> {}
 
 /// `GoldilocksFast`: both layers overridden: `u64` words are lazily reduced, so sums and products are

@@ -193,7 +193,7 @@ impl<S: Tables> BatchCache<S> {
                     let kernel = Kernel::of::<F>();
                     Prepared {
                         best: best_for::<F, S::Layout>(),
-                        kernel: kernel.map(|k| (k, S::build(rc, |c| k.word(c)))),
+                        kernel: kernel.map(|k| (k, S::build(rc, |c| k.word(c), |c| k.diagonal_word(c)))),
                     }
                 });
                 return Batch {

@@ -1,6 +1,7 @@
 //! AVX2 registers for the 31-bit Montgomery kernel: 8 lanes; the sign of a lane is applied
 //! with `vpsignd`, the odd elements blended in with an immediate blend.
 
+use core::arch::asm;
 use core::arch::x86_64::*;
 
 use super::Avx2;
@@ -11,6 +12,22 @@ impl Avx2 {
     pub(super) fn signed_p_isa(self, d: Self) -> Self {
         // SAFETY: `self` proves avx2.
         Avx2(unsafe { _mm256_sign_epi32(self.0, d.0) })
+    }
+    /// [`super::Lanes::opaque`]: an empty `asm!` on the register (a function of its own with
+    /// the ISA enabled, which `asm!`'s `ymm_reg` requires; inlined into the kernel, which has
+    /// the same features).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 (a value of the type proves it).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn opaque_isa(self) -> Self {
+        let out;
+        // SAFETY: an empty template: no memory, stack or flags touched.
+        unsafe {
+            asm!("/* {0} */", inlateout(ymm_reg) self.0 => out, options(pure, nomem, nostack, preserves_flags));
+        }
+        Avx2(out)
     }
     /// [`super::Lanes::blend_odd`].
     #[inline(always)]

@@ -2,6 +2,7 @@
 //! so the sign of a lane is a compare into a mask register and a masked subtraction, and the
 //! odd elements are blended in under a constant mask.
 
+use core::arch::asm;
 use core::arch::x86_64::*;
 
 use super::Avx512;
@@ -16,6 +17,22 @@ impl Avx512 {
             let negative = _mm512_cmplt_epi32_mask(d.0, zero);
             _mm512_mask_sub_epi32(self.0, negative, zero, self.0)
         })
+    }
+    /// [`super::Lanes::opaque`]: an empty `asm!` on the register (a function of its own with
+    /// the ISA enabled, which `asm!`'s `zmm_reg` requires; inlined into the kernel, which has
+    /// the same features).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F (a value of the type proves it).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn opaque_isa(self) -> Self {
+        let out;
+        // SAFETY: an empty template: no memory, stack or flags touched.
+        unsafe {
+            asm!("/* {0} */", inlateout(zmm_reg) self.0 => out, options(pure, nomem, nostack, preserves_flags));
+        }
+        Avx512(out)
     }
     /// [`super::Lanes::blend_odd`].
     #[inline(always)]

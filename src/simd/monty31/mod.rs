@@ -53,24 +53,26 @@
 //! - Products by a constant `c` (an internal-diagonal entry of no cheaper kind):
 //!   `q = P p' = x (c p') mod 2^32` with `c p' mod 2^32` precomputed
 //!   (`kernel_form::monty31::word`), so `q` does not wait for `P` (same bounds: `c` canonical).
-//! - Products by the cheap diagonal entries ([`mul_diagonal_signed`]; the kind of each entry
-//!   is found at the start of each batch call by [`with_kind`], a few bit operations per
-//!   entry; Plonky3's diagonals are all cheap). On the
+//! - Products by the cheap diagonal entries ([`add_diagonal_product`]; the kind of each entry
+//!   is found once, when the permutation's batch cache is filled
+//!   (`kernel_form::monty31::diagonal_word`); Plonky3's diagonals are all cheap). On the
 //!   stored word, a product by a plain constant `m` is the same product (`m · x R = (m x) R`):
-//!   `±1`: `x`; `±2`: `2x - p` in `[-p, p)`; `±3`: `add(x, x) + x - p`; `±4`:
-//!   `2 add(x, x) - p`; negated by one subtraction from zero, so in `[-p, p]`. `±2^-n` where
-//!   `2^n | p - 1`: with `x = h 2^n + l` (`l < 2^n`), `2^-n = -(p - 1) / 2^n (mod p)` (because
-//!   `2^n (p - 1) / 2^n = -1`), so `x 2^-n = h - l (p - 1) / 2^n`; `h < 2^(31 - n)` and
-//!   `l (p - 1) / 2^n < p - 1 < 2^31` (one `vpmulld`, exact), so the difference (or its
-//!   negation) is in `(-p, p)`. A shift, a mask, a multiplication and a subtraction in place of
-//!   six `vpmul*` and the joins.
+//!   `|m| = 1 .. 4`: `x`, `add(x, x)`, `add(add(x, x), x)`, `add(add(x, x), add(x, x))`,
+//!   canonical. `±2^-n` where `2^n | p - 1`: with `x = h 2^n + l` (`l < 2^n`),
+//!   `2^-n = -(p - 1) / 2^n (mod p)` (because `2^n (p - 1) / 2^n = -1`), so
+//!   `x 2^-n = h - l (p - 1) / 2^n`; `h < 2^(31 - n)` and `l (p - 1) / 2^n < p - 1 < 2^31` (one
+//!   `vpmulld`, exact), so the difference is in `(-p, p)`, made canonical by [`canonical`]. A
+//!   shift, a mask, a multiplication, a subtraction and a correction in place of six `vpmul*`
+//!   and the joins. The sign of the entry picks [`add`] or [`sub`] of the canonical `|m| x`
+//!   with the sum (three operations each).
 //! - Round constant and S-box ([`Packed::add_sbox`]): `x + (c - p)` for canonical `x, c` is in
 //!   `[-p, p)`: a signed input in one addition (`c - p` precomputed). `x^d` ([`sbox_chain`],
 //!   `d = 3, 5, 7, 11`) runs on the even and the odd halves kept apart ([`Halves`]), each
 //!   product signed as above; the halves are joined and made canonical once at the end.
 //! - Internal layer (`t >= 4`, [`Packed`]'s [`LinearLayers::internal_layer`]): `y_i = m_i x_i +
-//!   s` as [`add_signed`] of the signed product `m_i x_i` and the canonical sum `s`; the scaled
-//!   layer (SP1) the same with `s` replaced by the canonical `scale · s`.
+//!   s` by [`add_diagonal_product`] (for an entry of no cheap kind, [`add_signed`] of the
+//!   signed product and the canonical sum `s`); the scaled layer (SP1) the same with `s`
+//!   replaced by the canonical `scale · s`.
 //!
 //! # Round structure
 //! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`]; the
@@ -81,12 +83,14 @@
 //!
 //! # Speed
 //! bench-compare rows "BabyBear t=16 batch permutation" and "KoalaBear t=16 batch permutation"
-//! (`docs/benchmarks.md`, 2026-12-03, shared 2-vCPU Emerald Rapids at 2.3 GHz, loaded), µs per
-//! permutation of 64-state `Poseidon2Ct` batches: AVX-512F 0.22 / 0.17-0.21 (BabyBear16 /
-//! KoalaBear16; Plonky3 0.8's AVX-512 packing 0.13 / 0.11-0.12: about 1.6-1.7x), AVX2 0.31 /
-//! 0.30 (Plonky3's AVX2 packing 0.24 / 0.19: 1.3-1.6x); the scalar path 1.0-1.2. Not met: the
-//! issue's 1.0x. Tried without a visible gain: two groups interleaved on AVX-512F. Not yet
-//! tried: a cheaper `x^7` / `x^3` chain and lazily reduced external-layer sums.
+//! (`docs/benchmarks.md`, 2026-12-03 13:30, shared 2-vCPU Emerald Rapids at 2.3 GHz), µs per
+//! permutation of 64-state `Poseidon2Ct` batches: AVX-512F 0.15 / 0.13 (BabyBear16 /
+//! KoalaBear16) in both the default and the native build (Plonky3 0.8's AVX-512 packing 0.13 /
+//! 0.11: 1.2x), AVX2 0.33 / 0.20 (Plonky3's AVX2 packing 0.24 / 0.16: 1.25-1.34x). Not met:
+//! the 1.0x. The Montgomery quotient passes through [`Lanes::opaque`]: without it LLVM
+//! turns `vpmuludq` into `vpmullq` when AVX-512DQ is enabled (1.7x slower kernel with
+//! `-C target-cpu=native`). What remains: the per-element dispatch on the diagonal kinds
+//! (run-time constants here, compile-time code in Plonky3).
 //!
 //! [`MONTY31_MODULUS`]: crate::field::Representation::MONTY31_MODULUS
 
@@ -94,12 +98,12 @@ use core::arch::x86_64::*;
 use super::Cpu;
 use core::marker::PhantomData;
 
-use crate::field::kernel_form::monty31::{HALVE, Modulus, NEGATE, SMALL, diagonal_kind, inverse};
+use crate::field::kernel_form::monty31::{HALVE, Modulus, NEGATE, SMALL, inverse};
 use crate::field::{Field, Sealed, SboxOps, sbox_chain};
 use crate::params::MAX_WIDTH;
 use crate::poseidon2::batch_cache::{BatchBackend, Word};
 use crate::poseidon2::linear::{
-    DiagonalOps, LinearLayers, LinearOps, internal_layer_fixed, sum,
+    DiagonalOps, LinearLayers, LinearOps, internal_layer_fixed, sum, sum_tree,
 };
 use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
@@ -171,6 +175,12 @@ pub(super) trait Lanes: Copy {
     fn signed_p(self, d: Self) -> Self;
     /// The even 32-bit elements of `self` and the odd ones of `odd`.
     fn blend_odd(self, odd: Self) -> Self;
+    /// `self`, unchanged, through an empty `asm!` the compiler cannot see into: the quotient
+    /// `q` of a Montgomery reduction passes through it, so that LLVM keeps `vpmuludq` for `q`
+    /// instead of merging the two products into `vpmullq` (three micro-operations and 15
+    /// cycles on Intel cores; it does so whenever AVX-512DQ is enabled, e.g. with
+    /// `-C target-cpu=native`).
+    fn opaque(self) -> Self;
 
     /// The token a value's existence proves.
     #[inline(always)]
@@ -182,7 +192,7 @@ pub(super) trait Lanes: Copy {
 /// Declares each ISA's register type `$name($reg)` with `$lanes` lanes: its [`Lanes`] impl from
 /// the ISA's intrinsics for the operations every ISA has, and its kernel entry point compiled
 /// with `$feature`, interleaving `$groups` vector groups. The ISA's module supplies the rest as
-/// inherent methods `signed_p_isa`, `blend_odd_isa` and `transpose_isa`.
+/// inherent methods `signed_p_isa`, `blend_odd_isa`, `opaque_isa` and `transpose_isa`.
 macro_rules! lanes_types {
     ($(
         $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $groups:literal groups,
@@ -210,9 +220,9 @@ macro_rules! lanes_types {
                 rc: RoundConstants<'_, Word>,
             ) {
                 match t {
-                    16 => permute_width::<Self, F, D, $groups, 16>(cpu, states, t, rc),
-                    24 => permute_width::<Self, F, D, $groups, 24>(cpu, states, t, rc),
-                    _ => permute_width::<Self, F, D, $groups, 0>(cpu, states, t, rc),
+                    16 => permute_width::<Self, F, D, $groups, 16, 16>(cpu, states, t, rc),
+                    24 => permute_width::<Self, F, D, $groups, 24, 24>(cpu, states, t, rc),
+                    _ => permute_width::<Self, F, D, $groups, 0, MAX_WIDTH>(cpu, states, t, rc),
                 }
             }
         }
@@ -331,6 +341,11 @@ macro_rules! lanes_types {
             fn blend_odd(self, odd: Self) -> Self {
                 self.blend_odd_isa(odd)
             }
+            #[inline(always)]
+            fn opaque(self) -> Self {
+                // SAFETY: `self` proves the ISA, which `opaque_isa` enables.
+                unsafe { self.opaque_isa() }
+            }
         }
     )*};
 }
@@ -387,6 +402,15 @@ fn add<V: Lanes, F: Field>(a: V, b: V) -> V {
     s.min(s.sub32(modulus::<V, F>(a)))
 }
 
+/// `a - b (mod p)`, canonical, for canonical `a, b`: the wrapped difference `d`, and
+/// `min(d, d + p)` as `u32` (`a >= b`: `d < p` and `d + p < 2p` does not wrap; `a < b`: `d`
+/// wraps to `>= 2^32 - p > p`, and `d + p = a - b + p` in `(0, p)` is the smaller).
+#[inline(always)]
+fn sub<V: Lanes, F: Field>(a: V, b: V) -> V {
+    let d = a.sub32(b);
+    d.min(d.add32(modulus::<V, F>(a)))
+}
+
 /// The canonical representative of a signed `d` in `(-p, p)`.
 #[inline(always)]
 fn canonical<V: Lanes, F: Field>(d: V) -> V {
@@ -413,7 +437,10 @@ fn reduce_half<V: Lanes, F: Field>(product: V, q_factor: V) -> V {
 #[inline(always)]
 fn mul_half<V: Lanes, F: Field>(a: V, b: V) -> V {
     let product = a.mul_signed(b);
-    reduce_half::<V, F>(product, product.mul_unsigned(splat(a, Consts::<F>::P_INV)))
+    reduce_half::<V, F>(
+        product,
+        product.mul_unsigned(splat(a, Consts::<F>::P_INV)).opaque(),
+    )
 }
 
 /// A round constant's kernel words (`kernel_form::monty31::word`) in every lane.
@@ -439,48 +466,48 @@ impl<V: Lanes> Constant<V> {
 /// the quotient `x (c p^-1)` does not wait for the product.
 #[inline(always)]
 fn mul_constant<V: Lanes, F: Field>(x: V, c: Constant<V>) -> V {
-    let even = reduce_half::<V, F>(x.mul_signed(c.value), x.mul_unsigned(c.quotient));
+    let even = reduce_half::<V, F>(x.mul_signed(c.value), x.mul_unsigned(c.quotient).opaque());
     let x_odd = x.high_down();
-    let odd = reduce_half::<V, F>(x_odd.mul_signed(c.value), x_odd.mul_unsigned(c.quotient));
+    let odd = reduce_half::<V, F>(
+        x_odd.mul_signed(c.value),
+        x_odd.mul_unsigned(c.quotient).opaque(),
+    );
     even.high_down().blend_odd(odd)
 }
 
-/// `m x (mod p)`, signed in `[-p, p]`, for a canonical `x` and an entry `m` of the internal
-/// diagonal in kernel form, by the code its kind names ([`with_kind`]; bounds in
-/// the module docs): additions for `±1 .. ±4`, a shift, a mask and a 32-bit multiplication for
-/// `±2^-n`, else the Montgomery product. The kind is a public constant of the instance: the
-/// branch depends on no state value.
+/// `m x + s (mod p)`, canonical, for canonical `x`, `s` and an entry `m` of the internal
+/// diagonal in kernel form, by the code its kind names (`kernel_form::monty31::diagonal_word`;
+/// bounds in the module docs): the canonical `|m| x` by additions for `±1 .. ±4` or by a shift,
+/// a mask and a 32-bit multiplication for `±2^-n`, then one modular addition to `s` (or
+/// subtraction from it, for a negative entry); else the signed Montgomery product and
+/// [`add_signed`]. The kind is a public constant of the instance: the branch depends on no
+/// state value.
 #[inline(always)]
-fn mul_diagonal_signed<V: Lanes, F: Field>(x: V, m: &Word) -> V {
-    let p = modulus::<V, F>(x);
+fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
     let kind = m[3];
     let v = match kind & 0xff {
         SMALL => match m[4] {
             1 => x,
-            2 => x.add32(x).sub32(p),
-            3 => add::<V, F>(x, x).add32(x).sub32(p),
+            2 => add::<V, F>(x, x),
+            3 => add::<V, F>(add::<V, F>(x, x), x),
             _ => {
                 let x2 = add::<V, F>(x, x);
-                x2.add32(x2).sub32(p)
+                add::<V, F>(x2, x2)
             }
         },
         HALVE => {
-            let n = (kind >> 16) as u32;
-            let high = x.shr(splat(x, n));
+            // `n`, `(p - 1) >> n` and the mask `2^n - 1` (`kernel_form::monty31::diagonal_word`).
+            let high = x.shr(splat(x, m[1] as u32));
             let low = x.and(splat(x, m[4] as u32));
-            let low_part = low.mul_low(splat(x, (m[4] >> 32) as u32));
-            return if kind & NEGATE == 0 {
-                high.sub32(low_part)
-            } else {
-                low_part.sub32(high)
-            };
+            let low_part = low.mul_low(splat(x, m[2] as u32));
+            canonical::<V, F>(high.sub32(low_part))
         }
-        _ => return mul_constant::<V, F>(x, Constant::broadcast(x, m)),
+        _ => return add_signed::<V, F>(mul_constant::<V, F>(x, Constant::broadcast(x, m)), s),
     };
     if kind & NEGATE == 0 {
-        v
+        add::<V, F>(s, v)
     } else {
-        splat(x, 0).sub32(v)
+        sub::<V, F>(s, v)
     }
 }
 
@@ -567,7 +594,7 @@ impl<V: Lanes, F: Field, const G: usize> DiagonalOps<Word> for Packed<V, F, G> {
     #[inline(always)]
     fn mul_diagonal(mut self, m: &Word) -> Self {
         for x in &mut self.0 {
-            *x = add_signed::<V, F>(mul_diagonal_signed::<V, F>(*x, m), splat(*x, 0));
+            *x = add_diagonal_product::<V, F>(*x, m, splat(*x, 0));
         }
         self
     }
@@ -581,9 +608,24 @@ fn add_diagonal_products<V: Lanes, F: Field, const G: usize>(
     diagonal: &[Word],
     s: Packed<V, F, G>,
 ) {
+    // The diagonal cut to the state's length first: with a fixed width the loop then has a
+    // compile-time trip count, is unrolled, and the state stays in registers across rounds.
+    match diagonal.get(..state.len()) {
+        Some(diagonal) => add_diagonal_products_zip(state, diagonal, s),
+        None => add_diagonal_products_zip(state, diagonal, s),
+    }
+}
+
+/// The loop of [`add_diagonal_products`].
+#[inline(always)]
+fn add_diagonal_products_zip<V: Lanes, F: Field, const G: usize>(
+    state: &mut [Packed<V, F, G>],
+    diagonal: &[Word],
+    s: Packed<V, F, G>,
+) {
     for (x, m) in state.iter_mut().zip(diagonal) {
         for (x, &s) in x.0.iter_mut().zip(&s.0) {
-            *x = add_signed::<V, F>(mul_diagonal_signed::<V, F>(*x, m), s);
+            *x = add_diagonal_product::<V, F>(*x, m, s);
         }
     }
 }
@@ -599,7 +641,7 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
             0 | 1 => {}
             2 | 3 => internal_layer_fixed(state),
             _ => {
-                let s = sum(state);
+                let s = sum_tree(state);
                 add_diagonal_products(state, diag_m1, s);
             }
         }
@@ -665,37 +707,23 @@ fn permute_on<'a, V: Lanes, F: Field, const D: u64>(
         _ => return states,
     };
     let (vector, rest) = states.split_at_mut(states.len() / group * group);
-    // The diagonal entries with their kinds (`t + 1` words: cheap per call).
-    let mut diagonal = [[0u64; 5]; MAX_WIDTH];
-    let n = rc.diag_m1.len().min(MAX_WIDTH);
-    for (d, w) in diagonal.iter_mut().zip(rc.diag_m1) {
-        *d = with_kind::<F>(w);
-    }
-    let scale = rc.internal_sum_scale.map(with_kind::<F>);
-    let rc = RoundConstants {
-        diag_m1: &diagonal[..n],
-        internal_sum_scale: scale.as_ref(),
-        ..rc
-    };
     V::permute_all::<F, D>(cpu, vector, t, rc);
     rest
 }
 
-/// A diagonal entry's kernel form with its kind filled in
-/// (`kernel_form::monty31::diagonal_kind`).
-fn with_kind<F: Field>(w: &Word) -> Word {
-    let modulus = Modulus {
-        p: Consts::<F>::P,
-        p_inv: Consts::<F>::P_INV,
-    };
-    let (kind, data) = diagonal_kind(&modulus, w[0] as u32);
-    [w[0], w[1], w[2], kind, data]
-}
-
 /// The kernel for the width `T` (`T = 0`: the width `t` read at run time): `G` groups at a
-/// time, then the remaining groups one by one.
+/// time, then the remaining groups one by one. `N` is the length of the state array: `T` for a
+/// fixed width (an array of exactly `T` registers, which the compiler keeps in registers
+/// rather than on the stack), [`MAX_WIDTH`] for the run-time width.
 #[inline(always)]
-fn permute_width<V: Lanes, F: Field, const D: u64, const G: usize, const T: usize>(
+fn permute_width<
+    V: Lanes,
+    F: Field,
+    const D: u64,
+    const G: usize,
+    const T: usize,
+    const N: usize,
+>(
     cpu: Cpu<V>,
     states: &mut [F],
     t: usize,
@@ -705,10 +733,10 @@ fn permute_width<V: Lanes, F: Field, const D: u64, const G: usize, const T: usiz
     let group = V::LANES * t;
     let mut chunks = states.chunks_exact_mut(G * group);
     for chunk in &mut chunks {
-        permute_chunk::<V, F, D, G>(cpu, chunk, t, rc);
+        permute_chunk::<V, F, D, G, N>(cpu, chunk, t, rc);
     }
     for chunk in chunks.into_remainder().chunks_exact_mut(group) {
-        permute_chunk::<V, F, D, 1>(cpu, chunk, t, rc);
+        permute_chunk::<V, F, D, 1, N>(cpu, chunk, t, rc);
     }
 }
 
@@ -724,14 +752,14 @@ const MAX_LANES: usize = 16;
 /// transposed in registers ([`Lanes::transpose`]): register `i` then holds element `i` of
 /// every state. The store is the same in reverse (the transpose is its own inverse).
 #[inline(always)]
-fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
+fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize, const N: usize>(
     cpu: Cpu<V>,
     chunk: &mut [F],
     t: usize,
     rc: RoundConstants<'_, Word>,
 ) {
     let zero = V::splat(cpu, 0);
-    let mut x = [Packed::<V, F, G>([zero; G], PhantomData); MAX_WIDTH];
+    let mut x = [Packed::<V, F, G>([zero; G], PhantomData); N];
     let x = &mut x[..t];
     let group = V::LANES * t;
     let stride = t.div_ceil(V::LANES) * V::LANES;
@@ -785,7 +813,7 @@ mod tests {
 
     use super::*;
     use crate::babybear::BabyBear;
-    use crate::field::kernel_form::monty31::word;
+    use crate::field::kernel_form::monty31::diagonal_word;
     use crate::koalabear::KoalaBear;
     use std::eprintln;
     use std::vec::Vec;
@@ -883,13 +911,21 @@ mod tests {
         }
         for &m in &entries {
             let element = F::from_u64(m as u64);
-            let w = with_kind::<F>(&word(&modulus, element));
+            let w = diagonal_word(&modulus, element);
             for &x in &xs {
-                let got = i64::from(lane0(add_signed::<V, F>(
-                    mul_diagonal_signed::<V, F>(splat(x), &w),
-                    splat(0),
-                )));
-                assert_eq!(got, x * m % pi, "diagonal {m} (kind {:#x}) * word {x}", w[3]);
+                for s in [0, 1, pi - 1] {
+                    let got = i64::from(lane0(add_diagonal_product::<V, F>(
+                        splat(x),
+                        &w,
+                        splat(s),
+                    )));
+                    assert_eq!(
+                        got,
+                        (x * m + s) % pi,
+                        "diagonal {m} (kind {:#x}) * word {x} + {s}",
+                        w[3]
+                    );
+                }
             }
         }
     }
@@ -911,7 +947,7 @@ mod tests {
     fn diagonal_kinds_are_the_cheap_ones_where_the_entries_allow() {
         let kinds = |diag: &[BabyBear]| -> Vec<u64> {
             let m = Modulus::of::<BabyBear>().unwrap();
-            diag.iter().map(|&d| with_kind::<BabyBear>(&word(&m, d))[3] & 0xff).collect()
+            diag.iter().map(|&d| diagonal_word(&m, d)[3] & 0xff).collect()
         };
         let p3 = crate::instances::plonky3::ct::babybear_t16();
         assert!(kinds(p3.internal_diagonal_minus_one()).iter().all(|&k| k != 0));
