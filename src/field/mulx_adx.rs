@@ -207,110 +207,93 @@ macro_rules! product_asm {
     }};
 }
 
-/// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, for `a + p < 2^256` and any `b` (the
-/// contract of `field::montgomery::mul_portable`). `a` is read from memory, `b` stays in
-/// registers: pass the operand computed longer ago as `a` where the contract allows (a value
-/// stored just before would wait for its store).
-///
-/// Bound: before each reduction step the running value is below `(a + p) + a (2^64 - 1)` and
-/// after adding `m p` below `(a + p) 2^64 <= 2^320`, so five words hold it and no carry leaves
-/// the top word; after the division by `2^64` it is below `a + p` again (by induction from 0).
-///
-/// Only call after [`available`] returned `true`.
-#[inline(always)]
-pub(super) fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    // SAFETY: the caller checked `available()`, so the CPU has MULX (BMI2) and ADCX/ADOX (ADX),
-    // the only instructions beyond x86_64 baseline used here; the block reads the 4 limbs behind
-    // `a` and the 5 words of `m` (`#[repr(C)]`: limbs, then `inv`), both references valid for
-    // reads, writes only its register operands, and does not touch the stack.
-    unsafe {
-        product_asm!(
-            [
-                "qword ptr [{a}]",
-                "qword ptr [{a} + 8]",
-                "qword ptr [{a} + 16]",
-                "qword ptr [{a} + 24]"
-            ],
-            ["{b0}", "{b1}", "{b2}", "{b3}"],
-            reduce_step,
-            a = in(reg) a.as_ptr(),
-            b0 = in(reg) b[0],
-            b1 = in(reg) b[1],
-            b2 = in(reg) b[2],
-            b3 = in(reg) b[3],
-            m = in(reg) core::ptr::from_ref(m),
-        )
-    }
+/// Declares a product `$mul(a, b, m)` and a squaring `$square(a, m)` on [`product_asm!`] with the
+/// reduction step `$step` (their docs and the `// SAFETY:` argument are shared; the step is the
+/// only difference between the generic and the sparse pair). `$mul` reads `a` from memory and
+/// keeps `b` in registers; `$square` keeps every operand in registers.
+macro_rules! products {
+    ($(#[$mul_doc:meta])* $mul:ident, $(#[$square_doc:meta])* $square:ident, $step:ident) => {
+        $(#[$mul_doc])*
+        #[inline(always)]
+        pub(super) fn $mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+            // SAFETY: the caller checked `available()`, so the CPU has MULX (BMI2) and
+            // ADCX/ADOX (ADX), the only instructions beyond x86_64 baseline used here; the block
+            // reads the 4 limbs behind `a` and words of `m` (`#[repr(C)]`: limbs, then `inv`;
+            // the sparse step reads only limb 3), both references valid for reads, writes only
+            // its register operands, and does not touch the stack.
+            unsafe {
+                product_asm!(
+                    [
+                        "qword ptr [{a}]",
+                        "qword ptr [{a} + 8]",
+                        "qword ptr [{a} + 16]",
+                        "qword ptr [{a} + 24]"
+                    ],
+                    ["{b0}", "{b1}", "{b2}", "{b3}"],
+                    $step,
+                    a = in(reg) a.as_ptr(),
+                    b0 = in(reg) b[0],
+                    b1 = in(reg) b[1],
+                    b2 = in(reg) b[2],
+                    b3 = in(reg) b[3],
+                    m = in(reg) core::ptr::from_ref(m),
+                )
+            }
+        }
+
+        $(#[$square_doc])*
+        #[inline(always)]
+        pub(super) fn $square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+            // SAFETY: as in the product above (here only words of `m` are read from memory).
+            unsafe {
+                product_asm!(
+                    ["{a0}", "{a1}", "{a2}", "{a3}"],
+                    ["{a0}", "{a1}", "{a2}", "{a3}"],
+                    $step,
+                    a0 = in(reg) a[0],
+                    a1 = in(reg) a[1],
+                    a2 = in(reg) a[2],
+                    a3 = in(reg) a[3],
+                    m = in(reg) core::ptr::from_ref(m),
+                )
+            }
+        }
+    };
 }
 
-/// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a + p < 2^256`: [`mul`] with `b = a`,
-/// every operand in registers.
-///
-/// Only call after [`available`] returned `true`.
-#[inline(always)]
-pub(super) fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    // SAFETY: as in `mul` (here only the 5 words of `m` are read from memory).
-    unsafe {
-        product_asm!(
-            ["{a0}", "{a1}", "{a2}", "{a3}"],
-            ["{a0}", "{a1}", "{a2}", "{a3}"],
-            reduce_step,
-            a0 = in(reg) a[0],
-            a1 = in(reg) a[1],
-            a2 = in(reg) a[2],
-            a3 = in(reg) a[3],
-            m = in(reg) core::ptr::from_ref(m),
-        )
-    }
-}
+products!(
+    /// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, for `a + p < 2^256` and any `b` (the
+    /// contract of `field::montgomery::mul_portable`). `a` is read from memory, `b` stays in
+    /// registers: pass the operand computed longer ago as `a` where the contract allows (a value
+    /// stored just before would wait for its store).
+    ///
+    /// Bound: before each reduction step the running value is below `(a + p) + a (2^64 - 1)` and
+    /// after adding `m p` below `(a + p) 2^64 <= 2^320`, so five words hold it and no carry leaves
+    /// the top word; after the division by `2^64` it is below `a + p` again (by induction from 0).
+    ///
+    /// Only call after [`available`] returned `true`.
+    mul,
+    /// `a^2 / 2^256 mod p`, below `a^2 / 2^256 + p`, for `a + p < 2^256`: [`mul`] with `b = a`,
+    /// every operand in registers.
+    ///
+    /// Only call after [`available`] returned `true`.
+    square,
+    reduce_step
+);
 
-/// [`mul`] for a sparse modulus (`field::montgomery::Modulus::is_sparse`, the Stark field):
-/// the same rows, each followed by [`reduce_step_sparse!`] (same digits, same bounds, same
-/// result as [`mul`]; about 16 fewer multiplications per product).
-///
-/// Only call after [`available`] returned `true`, with a sparse `m`.
-#[inline(always)]
-pub(super) fn mul_sparse(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    // SAFETY: as in `mul` (the sparse step reads only word 3 of `m`).
-    unsafe {
-        product_asm!(
-            [
-                "qword ptr [{a}]",
-                "qword ptr [{a} + 8]",
-                "qword ptr [{a} + 16]",
-                "qword ptr [{a} + 24]"
-            ],
-            ["{b0}", "{b1}", "{b2}", "{b3}"],
-            reduce_step_sparse,
-            a = in(reg) a.as_ptr(),
-            b0 = in(reg) b[0],
-            b1 = in(reg) b[1],
-            b2 = in(reg) b[2],
-            b3 = in(reg) b[3],
-            m = in(reg) core::ptr::from_ref(m),
-        )
-    }
-}
-
-/// [`square`] for a sparse modulus: [`mul_sparse`] with `b = a`, every operand in registers.
-///
-/// Only call after [`available`] returned `true`, with a sparse `m`.
-#[inline(always)]
-pub(super) fn square_sparse(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    // SAFETY: as in `mul` (here only word 3 of `m` is read from memory).
-    unsafe {
-        product_asm!(
-            ["{a0}", "{a1}", "{a2}", "{a3}"],
-            ["{a0}", "{a1}", "{a2}", "{a3}"],
-            reduce_step_sparse,
-            a0 = in(reg) a[0],
-            a1 = in(reg) a[1],
-            a2 = in(reg) a[2],
-            a3 = in(reg) a[3],
-            m = in(reg) core::ptr::from_ref(m),
-        )
-    }
-}
+products!(
+    /// [`mul`] for a sparse modulus (`field::montgomery::Modulus::is_sparse`, the Stark field):
+    /// the same rows, each followed by [`reduce_step_sparse!`] (same digits, same bounds, same
+    /// result as [`mul`]; about 16 fewer multiplications per product).
+    ///
+    /// Only call after [`available`] returned `true`, with a sparse `m`.
+    mul_sparse,
+    /// [`square`] for a sparse modulus: [`mul_sparse`] with `b = a`, every operand in registers.
+    ///
+    /// Only call after [`available`] returned `true`, with a sparse `m`.
+    square_sparse,
+    reduce_step_sparse
+);
 
 /// The tail of [`add`] and [`reduce`]: `{b0..b3} = {s0..s3} - p` by `sub`/`sbb` (limbs of `p`
 /// read from `{m}`), then `{s0..s3} = {b0..b3}` by `cmovnc` where that did not borrow. A select,
