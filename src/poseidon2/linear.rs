@@ -38,7 +38,7 @@
 use crate::MAX_WIDTH;
 use crate::field::ark::{Fast4, from_limbs, to_limbs};
 use crate::field::goldilocks::GoldilocksFast;
-use crate::field::goldilocks::fast::reduce128;
+use crate::field::goldilocks::fast::{reduce96, reduce128};
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::field::{Field, montgomery};
 use crate::params::ExternalMatrix;
@@ -383,7 +383,7 @@ impl LinearLayers for GoldilocksFast {
     ///
     /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum at most 16 (7 for
     /// Plonky3's), so block outputs are `< 2^68`, column sums over at most `MAX_WIDTH / 4 = 8`
-    /// blocks `< 2^71`, outputs `< 2^72`.
+    /// blocks `< 2^71`, outputs `< 2^72`, within [`reduce96`]'s bound.
     #[inline(always)]
     fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
         let mut wide = [0u128; MAX_WIDTH];
@@ -393,21 +393,34 @@ impl LinearLayers for GoldilocksFast {
         }
         external_layer(wide, m4);
         for (x, &w) in state.iter_mut().zip(wide.iter()) {
-            x.0 = reduce128(w);
+            x.0 = reduce96(w);
         }
     }
 
-    /// `y_i = m_i x_i + s` with the sum `s` accumulated in `u128` and reduced once, and each
-    /// `m_i x_i + s <= (2^64 - 1)^2 + 2^64 - 1 < 2^128` reduced once. Widths 2 and 3 (fixed
-    /// matrices, additions only) take the generic layer.
+    /// `y_i = m_i x_i + s`, each output reduced once, with the sum `s` left unreduced in `u128`:
+    /// the partial rounds are a chain through `x_0` (S-box, sum, product), and a reduction of
+    /// `s` would sit on it.
+    ///
+    /// Bounds: `s < MAX_WIDTH · 2^64 <= 2^69`; `m_i` is taken canonical (`< p`, computed from
+    /// the constant, off the chain), so `m_i x_i <= (p - 1)(2^64 - 1) < 2^128 - 2^96` and
+    /// `m_i x_i + s < 2^128`: one [`reduce128`] per output. Widths 2 and 3 (fixed matrices,
+    /// additions only) take the generic layer.
     #[inline(always)]
     fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
         if state.len() <= 3 {
             return internal_layer(state, diag_m1);
         }
-        let s = u128::from(reduce128(state.iter().map(|x| u128::from(x.0)).sum()));
+        let s = sum_wide(state);
         for (x, m) in state.iter_mut().zip(diag_m1) {
-            x.0 = reduce128(u128::from(x.0) * u128::from(m.0) + s);
+            x.0 = reduce128(u128::from(x.0) * u128::from(m.to_canonical_u64()) + s);
         }
     }
+}
+
+/// `sum(x)` of at most [`MAX_WIDTH`] words, unreduced (`< 2^69`), as `x_0 + (x_1 + ...)` (see
+/// [`sum`]: only `x_0` changed in a partial round).
+#[inline(always)]
+fn sum_wide(state: &[GoldilocksFast]) -> u128 {
+    let rest: u128 = state[1..].iter().map(|x| u128::from(x.0)).sum();
+    u128::from(state[0].0) + rest
 }

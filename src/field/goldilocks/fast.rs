@@ -110,6 +110,20 @@ pub(crate) const fn reduce128(x: u128) -> u64 {
     (sum + if sum >> 64 != 0 { EPSILON as u128 } else { 0 }) as u64
 }
 
+/// `x mod p` as a lazy value in `[0, 2^64)`, for `x < 2^96` (sums of a few words, as the linear
+/// layers accumulate them): the high word `hi < 2^32` has no `2^96` part, so `x = lo + hi·EPSILON
+/// (mod p)` with `hi·EPSILON < 2^64`, and one correction as in [`reduce128`] (a wrapped sum is at
+/// most `2^64 - 2^33`). Callers guarantee the bound; for larger `x` the result is wrong, not a
+/// panic.
+#[inline(always)]
+pub(crate) const fn reduce96(x: u128) -> u64 {
+    let lo = x as u64;
+    let hi = ((x >> 64) as u64) & EPSILON;
+    let sum = lo as u128 + (hi * EPSILON) as u128;
+    // The `u128` correction, as in `reduce128` (see there why not a `u64` select).
+    (sum + if sum >> 64 != 0 { EPSILON as u128 } else { 0 }) as u64
+}
+
 impl PartialEq for GoldilocksFast {
     #[inline(always)]
     fn eq(&self, other: &Self) -> bool {
