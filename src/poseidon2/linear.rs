@@ -383,7 +383,7 @@ impl LinearLayers for GoldilocksFast {
     ///
     /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum at most 16 (7 for
     /// Plonky3's), so block outputs are `< 2^68`, column sums over at most `MAX_WIDTH / 4 = 8`
-    /// blocks `< 2^71`, outputs `< 2^72`, within [`reduce96`]'s bound.
+    /// blocks `< 2^71`, outputs `< 2^72`, within `reduce96`'s bound.
     #[inline(always)]
     fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
         let mut wide = [0u128; MAX_WIDTH];
@@ -403,7 +403,7 @@ impl LinearLayers for GoldilocksFast {
     ///
     /// Bounds: `s < MAX_WIDTH · 2^64 <= 2^69`; `m_i` is taken canonical (`< p`, computed from
     /// the constant, off the chain), so `m_i x_i <= (p - 1)(2^64 - 1) < 2^128 - 2^96` and
-    /// `m_i x_i + s < 2^128`: one [`reduce128`] per output. Widths 2 and 3 (fixed matrices,
+    /// `m_i x_i + s < 2^128`: one `reduce128` per output. Widths 2 and 3 (fixed matrices,
     /// additions only) take the generic layer.
     #[inline(always)]
     fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
