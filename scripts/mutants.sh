@@ -52,7 +52,7 @@ groups=(
     "goldilocks|src/field/goldilocks/fast.rs|suite|0||goldilocks_field::"
     "security|src/params/security/internal_matrix.rs src/params/security/round_numbers.rs|suite|0||security::"
     "batch|src/modes/batch.rs src/modes/merkle.rs src/simd/mod.rs src/simd/permutations.rs src/poseidon2/batch_cache.rs|suite|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
-    "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs src/simd/monty31/*.rs src/field/kernel_form.rs|lib suite|0||simd:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8::"
+    "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs src/simd/monty31/*.rs src/field/kernel_form.rs|lib suite|0||simd:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8:: batch::monty31::"
 )
 
 if [ "${1:-}" = "--list" ]; then
