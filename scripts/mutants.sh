@@ -15,6 +15,7 @@
 # default 4 times the unmutated tests' time, at least 20 s; a mutant that makes a test loop
 # counts as caught by timeout), MUTANTS_ARGS (extra
 # cargo-mutants arguments), MUTANTS_TESTS (override the test binaries of every chosen group),
+# MUTANTS_FILTERS (override its test-name filters; empty: every test of the binaries),
 # PROPERTY_CASES and PROPTEST_CASES (cases per property, default here 8).
 #
 # The tree (tracked and untracked, not ignored, files) is copied to $CARGO_TARGET_DIR/mutants-tree
@@ -98,6 +99,7 @@ export PROPTEST_MAX_SHRINK_ITERS="${PROPTEST_MAX_SHRINK_ITERS:-1}"
 run_group() {
     local name files tests opt features filters
     IFS='|' read -r name files tests opt features filters <<<"$1"
+    filters="${MUTANTS_FILTERS-$filters}"
     # Mutants inside `#[cfg(all(test, ...))]` modules (test helpers) are not mutants of the crate.
     local args=(--exclude-re 'tests::' --cargo-arg="--config=profile.test.package.fast-poseidon2.opt-level=${MUTANTS_CRATE_OPT_LEVEL:-$opt}")
     if [ -n "$features" ]; then
