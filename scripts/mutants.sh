@@ -74,9 +74,11 @@ mkdir -p "$scratch"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xmf - -C "$scratch"
 simd_cfg="#[cfg(fast_poseidon2_simd)]"
 # (`src/field/mulx_adx.rs` is declared with a plain `#[cfg]`, which cargo-mutants follows.)
-perl -0pi -e "s/simd_only! \{ items:\n    mod avx512_ifma;\n    mod goldilocks;\n    mod monty31;\n/$simd_cfg\nmod avx512_ifma;\n$simd_cfg\nmod goldilocks;\n$simd_cfg\nmod monty31;\nsimd_only! { items:\n/" \
+# (One line per declaration, so line numbers stay those of the tree: `scripts/mutants_lines.py`
+# writes the same four lines.)
+perl -0pi -e "s/simd_only! \{ items:\n    mod avx512_ifma;\n    mod goldilocks;\n    mod monty31;\n/$simd_cfg mod avx512_ifma;\n$simd_cfg mod goldilocks;\n$simd_cfg mod monty31;\nsimd_only! { items:\n/" \
     "$scratch/src/simd/mod.rs"
-grep -q '^mod monty31;' "$scratch/src/simd/mod.rs" || {
+grep -q '^#\[cfg(fast_poseidon2_simd)\] mod monty31;$' "$scratch/src/simd/mod.rs" || {
     echo "mutants.sh: could not expose the SIMD modules to cargo-mutants" >&2
     exit 1
 }

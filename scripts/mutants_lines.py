@@ -41,7 +41,9 @@ def main():
             text = [line for _, line in lines]
             start = text.index("simd_only! { items:")
             cfg = "#[cfg(fast_poseidon2_simd)]"
-            for k, new in enumerate([cfg, "mod avx512_ifma;", cfg, "mod goldilocks;"]):
+            kernels = ["avx512_ifma", "goldilocks", "monty31"]
+            rewritten = [f"{cfg} mod {m};" for m in kernels] + ["simd_only! { items:"]
+            for k, new in enumerate(rewritten):
                 lines[start + k] = (lines[start + k][0], new)
         kept = [(n, line) for n, (sha, line) in enumerate(lines, 1) if sha in commits]
         if kept:
