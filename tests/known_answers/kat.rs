@@ -107,12 +107,42 @@ fn vector_id(name: &'static str) -> &'static str {
     }
 }
 
+/// The runtime getter's permutation equals (`PartialEq`: same parameters) the one converted
+/// from the const value, and its `Debug` prints the parameters only (the batch cache is left
+/// out).
+fn assert_runtime_is_the_const_value<
+    F: PrimeField + LinearLayers,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    runtime: &Poseidon2<F>,
+    ct: &Poseidon2Ct<F, T, RF, RP, D>,
+) {
+    let converted = Poseidon2::from(ct);
+    assert_eq!(runtime, &converted);
+    assert_eq!(
+        format!("{runtime:?}"),
+        format!("Poseidon2 {{ params: {:?} }}", converted.params())
+    );
+}
+
+#[test]
+fn runtime_permutations_of_different_instances_are_not_equal() {
+    use fast_poseidon2::instances::bn254;
+    assert_ne!(bn254::poseidon2_t3(), bn254::poseidon2_t4());
+    let params = bn254::poseidon2_t3().params().clone();
+    assert_eq!(&Poseidon2::new(params), bn254::poseidon2_t3());
+}
+
 /// One test per shipped instance, named after it.
 macro_rules! known_answer {
     ($feature:literal, $module:ident, $name:ident, $field:ty, $t:literal, $rf:literal, $rp:literal, $d:literal, $digest:literal, $group:literal, $ct:ident, $getter:ident) => {
         #[test]
         fn $name() {
             use fast_poseidon2::instances::$module;
+            assert_runtime_is_the_const_value($module::$getter(), &$module::ct::$ct());
             let id = vector_id(stringify!($name));
             let file = answer_file(id);
             if file == PLONKY3 {
