@@ -18,7 +18,8 @@
 //! `a · b / R` (resp. `a^2 / R`) and below `a · b / R + p`. `mul_unreduced` needs `a + p < R`
 //! (its running sum stays below `a + p`) and accepts any `b < R`; `square_unreduced` needs the
 //! same `a + p < R` (the portable squaring needs only `a^2 / R + p < R`, which follows; the
-//! MULX/ADX path squares with its multiplication). So with canonical `a` (`a < p`) both always
+//! MULX/ADX path squares with its multiplication, or, for the sparse Stark modulus, with its
+//! own squaring, whose bound is the portable one). So with canonical `a` (`a < p`) both always
 //! apply and return less than `2p`; if moreover `p < R / 4` (BN254), operands below `2p` give
 //! results below `2p` too.
 //!
