@@ -544,10 +544,12 @@ mod tests {
             s ^= s << 17;
             s
         };
-        let mut xs = vec![[0; 4], [1, 0, 0, 0], [p[0] - 1, p[1], p[2], p[3]]];
-        for _ in 0..50 {
-            xs.push([next(), next(), next(), next() % p[3]]);
-        }
+        let xs: [[u64; 4]; 53] = core::array::from_fn(|i| match i {
+            0 => [0; 4],
+            1 => [1, 0, 0, 0],
+            2 => [p[0] - 1, p[1], p[2], p[3]],
+            _ => [next(), next(), next(), next() % p[3]],
+        });
         for x in xs {
             let mut want = [0u64; 4];
             for k in 0..32u8 {
