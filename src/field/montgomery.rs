@@ -18,7 +18,8 @@
 //! `a · b / R` (resp. `a^2 / R`) and below `a · b / R + p`. `mul_unreduced` needs `a + p < R`
 //! (its running sum stays below `a + p`) and accepts any `b < R`; `square_unreduced` needs the
 //! same `a + p < R` (the portable squaring needs only `a^2 / R + p < R`, which follows; the
-//! MULX/ADX path squares with its multiplication). So with canonical `a` (`a < p`) both always
+//! MULX/ADX path squares with its multiplication, or, for the sparse Stark modulus, with its
+//! own squaring, whose bound is the portable one). So with canonical `a` (`a < p`) both always
 //! apply and return less than `2p`; if moreover `p < R / 4` (BN254), operands below `2p` give
 //! results below `2p` too.
 //!
@@ -402,11 +403,12 @@ impl<F: crate::field::Field> Limbs4<F> {
     /// Whether [`Self::mix_ones_plus_diagonal`] applies to `F`.
     pub(crate) const SUPPORTED: bool = Self::MODULUS.is_some();
 
-    /// `state <- (J + diag(d)) · state`, `|d_i| <= 16`, computed as `y_i = r + d_i x_i + x_l`
-    /// (`i != l`) and `y_l = r + (1 + d_l) x_l`, with `r` the sum of every element but
-    /// `x_l = x_last`: the newest element enters each output by one operation (two for its own),
-    /// so the rest overlaps the computation that produced it. Element by element, in registers
-    /// (no scratch array). Does nothing when `F` does not qualify (never called then:
+    /// `state <- (J + diag(d)) · state`, `|d_i| <= 16`, computed as `y_i = s + d_i x_i`
+    /// (`i != l`) with `s = r + x_l`, and `y_l = r + (1 + d_l) x_l`, with `r` the sum of every
+    /// element but `x_l = x_last`: the newest element enters `y_l` by one operation (after its
+    /// `(1 + d_l) x_l`), the other outputs through the one sum `s` (their `d_i x_i` are ready
+    /// before it), `2t - 1` modular operations plus the small multiples. Element by element, in
+    /// registers (no scratch array). Does nothing when `F` does not qualify (never called then:
     /// `ScheduleOps::ADDITIONS_ONLY`).
     #[inline(always)]
     pub(crate) fn mix_ones_plus_diagonal(state: &mut [F], d: &[i8], last: usize) {
@@ -429,41 +431,77 @@ impl<F: crate::field::Field> Limbs4<F> {
         }
         let r = r.unwrap_or([0; 4]);
         let xl = limbs(xl);
-        for (i, (e, &di)) in state.iter_mut().zip(d).enumerate() {
-            let x = limbs(*e);
-            let c = if i == last { di.saturating_add(1) } else { di };
-            let v = times_small(&x, c.unsigned_abs(), m);
-            let mut y = if c >= 0 {
-                add4(&r, &v, m)
-            } else {
-                sub4(&r, &v, m)
-            };
-            if i != last {
-                y = add4(&y, &xl, m);
-            }
-            if let Some(out) = F::from_montgomery_256(y, crate::field::Sealed(())) {
-                *e = out;
-            }
+        let s = add4(&r, &xl, m);
+        let sums = (r, s);
+        // The first outputs by straight-line calls, the rest in a loop: in a call with a
+        // constant `i` on an instance in a `static`, `d_i` is a compile-time constant and its
+        // branches fold away (the compiler does not unroll a loop over this body by itself).
+        Self::mix_element(state, d, last, sums, 0, m);
+        Self::mix_element(state, d, last, sums, 1, m);
+        Self::mix_element(state, d, last, sums, 2, m);
+        Self::mix_element(state, d, last, sums, 3, m);
+        for i in 4..state.len() {
+            Self::mix_element(state, d, last, sums, i, m);
+        }
+    }
+
+    /// Output `i` of [`Self::mix_ones_plus_diagonal`] from `(r, s)`: `s + d_i x_i`, or
+    /// `r + (1 + d_l) x_l` for `i = last`. Nothing if `i` is out of range.
+    #[inline(always)]
+    fn mix_element(
+        state: &mut [F],
+        d: &[i8],
+        last: usize,
+        (r, s): ([u64; 4], [u64; 4]),
+        i: usize,
+        m: &Modulus,
+    ) {
+        let (Some(e), Some(&di)) = (state.get_mut(i), d.get(i)) else {
+            return;
+        };
+        let x = e
+            .to_montgomery_256(crate::field::Sealed(()))
+            .unwrap_or_default();
+        let (base, c) = if i == last {
+            (r, di.saturating_add(1))
+        } else {
+            (s, di)
+        };
+        let y = match c {
+            0 => base,
+            1.. => add4(&base, &times_small(&x, c.unsigned_abs(), m), m),
+            _ => sub4(&base, &times_small(&x, c.unsigned_abs(), m), m),
+        };
+        if let Some(out) = F::from_montgomery_256(y, crate::field::Sealed(())) {
+            *e = out;
         }
     }
 }
 
-/// `k x mod p` for canonical `x` and `k <= 16`, by doubling and adding ([`add4`]); the
-/// branches are on `k`, a public constant.
+/// `k x mod p` for canonical `x` and `k < 32`, by doubling and adding ([`add4`]) from the top
+/// bit of `k` down; the branches are on `k`, a public constant. Written without a loop: the
+/// caller's loop over the state's elements then has no inner loop, so the compiler unrolls it
+/// and, where the diagonal is a compile-time constant (an instance in a `static`), folds each
+/// `k` and its branches away.
 #[inline(always)]
 fn times_small(x: &[u64; 4], k: u8, m: &Modulus) -> [u64; 4] {
     if k == 0 {
         return [0; 4];
     }
-    let mut acc = *x;
+    // The index of the top bit of `k` (at most 4).
     let top = 7 - k.leading_zeros();
-    for bit in (0..top).rev() {
-        acc = add4(&acc, &acc, m);
-        if (k >> bit) & 1 == 1 {
-            acc = add4(&acc, x, m);
+    let step = |acc: [u64; 4], bit: u32| {
+        if top <= bit {
+            return acc;
         }
-    }
-    acc
+        let twice = add4(&acc, &acc, m);
+        if (k >> bit) & 1 == 1 {
+            add4(&twice, x, m)
+        } else {
+            twice
+        }
+    };
+    step(step(step(step(*x, 3), 2), 1), 0)
 }
 
 /// `(a - b) mod p` for canonical `a`, `b`: the difference, plus `p` masked by its borrow (no
@@ -481,4 +519,43 @@ pub(crate) fn sub4(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
         (*d, carry) = adc(*d, p & mask, carry);
     }
     d
+}
+
+#[cfg(all(test, feature = "stark252"))]
+mod tests {
+    //! The loop-free small multiple against repeated modular addition.
+    use super::*;
+    use ark_ff::MontConfig;
+
+    /// `times_small(x, k)` is `x + x + ... + x` (`k` terms) for every `k` the linear layer
+    /// can ask for (`|1 + d_i| <= 17`, and 0) at `x = 0, 1, p - 1` and pseudo-random canonical
+    /// `x`.
+    #[test]
+    fn times_small_equals_repeated_addition_for_every_k_up_to_31() {
+        let m = Modulus {
+            limbs: crate::stark252::Felt252Config::MODULUS.0,
+            inv: <crate::stark252::Felt252Config as MontConfig<4>>::INV,
+        };
+        let p = m.limbs;
+        let mut s = 0x7135_u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let xs: [[u64; 4]; 53] = core::array::from_fn(|i| match i {
+            0 => [0; 4],
+            1 => [1, 0, 0, 0],
+            2 => [p[0] - 1, p[1], p[2], p[3]],
+            _ => [next(), next(), next(), next() % p[3]],
+        });
+        for x in xs {
+            let mut want = [0u64; 4];
+            for k in 0..32u8 {
+                assert_eq!(times_small(&x, k, &m), want, "{k} * {x:x?}");
+                want = add(&want, &x, &p);
+            }
+        }
+    }
 }

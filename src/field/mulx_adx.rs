@@ -288,12 +288,135 @@ products!(
     ///
     /// Only call after [`available`] returned `true`, with a sparse `m`.
     mul_sparse,
-    /// [`square`] for a sparse modulus: [`mul_sparse`] with `b = a`, every operand in registers.
+    /// [`square`] for a sparse modulus: [`mul_sparse`] with `b = a`, every operand in registers
+    /// (the oracle of [`square_sparse`] in the tests).
     ///
     /// Only call after [`available`] returned `true`, with a sparse `m`.
-    square_sparse,
+    #[cfg_attr(not(test), allow(dead_code))]
+    square_sparse_cios,
     reduce_step_sparse
 );
+
+/// [`square`] for a sparse modulus `p = 1 + p_3 2^192` (`field::montgomery::Modulus::is_sparse`),
+/// as a squaring: the 512-bit square `w = a^2` from 6 cross products (doubled) and 4 diagonal
+/// ones (10 MULX instead of 16), then the low half reduced by four sparse steps and the high half
+/// added: `(w + K p) / 2^256` with the digits `K` of the generic reduction, so the same value as
+/// [`square`] and `field::montgomery::square_sparse_portable`, below `a^2 / 2^256 + p`, for
+/// `a + p < 2^256`. `a` is read from memory.
+///
+/// Carries: the cross products' sum is below `2^448` (six words `w1 .. w6`), so neither chain
+/// carries out of `w6`; the doubled sum plus the diagonal squares is `a^2 < 2^512` (eight words);
+/// each reduction step keeps the low window below `2^256` (`(L + k p) / 2^64 < 2^192 + p`, then
+/// below `p + 2^129`), so its top word takes the last carry; the final sum is the result, below
+/// `2^256` by the contract.
+///
+/// Only call after [`available`] returned `true`, with a sparse `m`.
+#[inline(always)]
+pub(super) fn square_sparse(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: the caller checked `available()` (MULX, ADCX/ADOX); the block reads the 4 limbs
+    // behind `a` and limb 3 of `m` (both valid for reads), writes only its register operands and
+    // does not touch the stack.
+    unsafe {
+        core::arch::asm!(
+            // Cross products a_i a_j (i < j) into w1 .. w6: three at disjoint places, then
+            // three added on two carry chains (CF: low halves, OF: high halves).
+            "mov rdx, qword ptr [{a}]",
+            "mulx {w2}, {w1}, qword ptr [{a} + 8]",
+            "mulx {w4}, {w3}, qword ptr [{a} + 24]",
+            "mov rdx, qword ptr [{a} + 16]",
+            "mulx {w6}, {w5}, qword ptr [{a} + 24]",
+            "xor {w7:e}, {w7:e}", // w7 = 0, CF = OF = 0
+            "mulx {hi}, {lo}, qword ptr [{a}]",
+            "adcx {w2}, {lo}",
+            "adox {w3}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{a} + 8]",
+            "adcx {w3}, {lo}",
+            "adox {w4}, {hi}",
+            "mov rdx, qword ptr [{a} + 8]",
+            "mulx {hi}, {lo}, qword ptr [{a} + 24]",
+            "adcx {w4}, {lo}",
+            "adox {w5}, {hi}",
+            "adcx {w5}, {w7}",
+            "adox {w6}, {w7}",
+            "adcx {w6}, {w7}",
+            // Doubled (CF chain: each word plus itself) and the squares a_i^2 added (OF chain).
+            "mov rdx, qword ptr [{a}]",
+            "mulx {hi}, {w0}, rdx",
+            "xor {lo:e}, {lo:e}", // CF = OF = 0
+            "adcx {w1}, {w1}",
+            "adox {w1}, {hi}",
+            "mov rdx, qword ptr [{a} + 8]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {w2}, {w2}",
+            "adox {w2}, {lo}",
+            "adcx {w3}, {w3}",
+            "adox {w3}, {hi}",
+            "mov rdx, qword ptr [{a} + 16]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {w4}, {w4}",
+            "adox {w4}, {lo}",
+            "adcx {w5}, {w5}",
+            "adox {w5}, {hi}",
+            "mov rdx, qword ptr [{a} + 24]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {w6}, {w6}",
+            "adox {w6}, {lo}",
+            "adcx {w7}, {w7}",
+            "adox {w7}, {hi}",
+            // Four sparse steps on the low half (as `reduce_step_sparse!`, window of four
+            // words whose freed low register takes the step's new top word).
+            "mov rdx, {w0}",
+            "neg rdx", // CF = (w0 != 0)
+            "mulx {w0}, {lo}, qword ptr [{m} + 24]",
+            "adc {w1}, 0",
+            "adc {w2}, 0",
+            "adc {w3}, {lo}",
+            "adc {w0}, 0",
+            "mov rdx, {w1}",
+            "neg rdx",
+            "mulx {w1}, {lo}, qword ptr [{m} + 24]",
+            "adc {w2}, 0",
+            "adc {w3}, 0",
+            "adc {w0}, {lo}",
+            "adc {w1}, 0",
+            "mov rdx, {w2}",
+            "neg rdx",
+            "mulx {w2}, {lo}, qword ptr [{m} + 24]",
+            "adc {w3}, 0",
+            "adc {w0}, 0",
+            "adc {w1}, {lo}",
+            "adc {w2}, 0",
+            "mov rdx, {w3}",
+            "neg rdx",
+            "mulx {w3}, {lo}, qword ptr [{m} + 24]",
+            "adc {w0}, 0",
+            "adc {w1}, 0",
+            "adc {w2}, {lo}",
+            "adc {w3}, 0",
+            // Plus the high half.
+            "add {w0}, {w4}",
+            "adc {w1}, {w5}",
+            "adc {w2}, {w6}",
+            "adc {w3}, {w7}",
+            a = in(reg) a.as_ptr(),
+            m = in(reg) core::ptr::from_ref(m),
+            w0 = out(reg) r0,
+            w1 = out(reg) r1,
+            w2 = out(reg) r2,
+            w3 = out(reg) r3,
+            w4 = out(reg) _,
+            w5 = out(reg) _,
+            w6 = out(reg) _,
+            w7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
 
 /// The tail of [`add`] and [`reduce`]: `{b0..b3} = {s0..s3} - p` by `sub`/`sbb` (limbs of `p`
 /// read from `{m}`), then `{s0..s3} = {b0..b3}` by `cmovnc` where that did not borrow. A select,
@@ -517,6 +640,7 @@ mod kernel_tests {
             if kernel {
                 assert_eq!(mul_sparse(&a, &b, &m), want, "{a:x?} * {b:x?}");
                 assert_eq!(square_sparse(&a, &m), want_sq, "{a:x?}^2");
+                assert_eq!(square_sparse_cios(&a, &m), want_sq, "{a:x?}^2");
             }
         };
         for a in edges_a {

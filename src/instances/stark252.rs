@@ -118,9 +118,12 @@ static HADES: StarkT3 = ct::T3;
 
 /// Starknet's Poseidon permutation of a width-3 state in place: `starknet-crypto` 0.8
 /// `poseidon_permute_comp` (cairo-lang `poseidon_perm`, the Cairo builtin's `hades_permutation`).
-#[inline]
+///
+/// Not inlined, but the round driver is inlined into it on the `static` instance, so its MDS
+/// diagonal and S-box position are compile-time constants here.
+#[inline(never)]
 pub fn poseidon_permute_comp(state: &mut [Felt252; 3]) {
-    HADES.permute_mut(state);
+    HADES.permute_inlined(state);
 }
 
 /// Starknet's `poseidon_hash(x, y)`: `perm([x, y, 2])[0]` (`starknet-crypto` 0.8, cairo-lang

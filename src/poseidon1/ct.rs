@@ -172,7 +172,20 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// that uses many instances and modes compiles about a quarter faster).
     #[inline(never)]
     pub fn permute_mut(&self, state: &mut [F; T]) {
-        permute::<F, D>(state, self.schedule());
+        self.permute_inlined(state);
+    }
+
+    /// [`Self::permute_mut`], inlined into the caller: called on a `static` or `const` value
+    /// (Starknet's `poseidon_permute_comp`), the compiler reads the schedule's public shape (the
+    /// MDS diagonal, the partial S-box's position) from the constant and folds it into the
+    /// code, so the additions-only layer runs as straight-line additions and the state, copied
+    /// to a local array, stays in registers across the rounds. Same values as
+    /// [`Self::permute_mut`].
+    #[inline(always)]
+    pub(crate) fn permute_inlined(&self, state: &mut [F; T]) {
+        let mut local = *state;
+        permute::<F, D>(&mut local, self.schedule());
+        *state = local;
     }
 
     /// Returns the permutation of `input`; `input` is left untouched.

@@ -49,8 +49,9 @@ pub(crate) trait ScheduleOps: Copy {
     const ADDITIONS_ONLY: bool;
     /// `state <- (J + diag(d)) · state`: `y_i = sum_j x_j + d_i x_i`, `d = diagonal`
     /// (`|d_i| <=` [`MAX_MDS_DIAGONAL`]). `last` is the element the previous step changed
-    /// (the partial rounds' S-box element): an implementation adds it last, so that the other
-    /// sums are ready when it arrives. Only called when [`Self::ADDITIONS_ONLY`].
+    /// (the partial rounds' S-box element): an implementation adds it as late as it can, so
+    /// that the sums without it are ready when it arrives. Only called when
+    /// [`Self::ADDITIONS_ONLY`].
     fn mix_ones_plus_diagonal(state: &mut [Self], diagonal: &[i8], last: usize);
 }
 
