@@ -418,10 +418,7 @@ impl<F: crate::field::Field> Limbs4<F> {
         let Some(&xl) = state.get(last) else {
             return;
         };
-        let limbs = |e: F| {
-            e.to_montgomery_256(crate::field::Sealed(()))
-                .unwrap_or_default()
-        };
+        let limbs = Self::limbs;
         let mut r: Option<[u64; 4]> = None;
         for (i, &e) in state.iter().enumerate() {
             if i != last {
@@ -445,6 +442,13 @@ impl<F: crate::field::Field> Limbs4<F> {
         }
     }
 
+    /// The four Montgomery limbs of `e` (zeros if `F` has none: never, where this is called).
+    #[inline(always)]
+    fn limbs(e: F) -> [u64; 4] {
+        e.to_montgomery_256(crate::field::Sealed(()))
+            .unwrap_or_default()
+    }
+
     /// Output `i` of [`Self::mix_ones_plus_diagonal`] from `(r, s)`: `s + d_i x_i`, or
     /// `r + (1 + d_l) x_l` for `i = last`. Nothing if `i` is out of range.
     #[inline(always)]
@@ -459,9 +463,7 @@ impl<F: crate::field::Field> Limbs4<F> {
         let (Some(e), Some(&di)) = (state.get_mut(i), d.get(i)) else {
             return;
         };
-        let x = e
-            .to_montgomery_256(crate::field::Sealed(()))
-            .unwrap_or_default();
+        let x = Self::limbs(*e);
         let (base, c) = if i == last {
             (r, di.saturating_add(1))
         } else {
