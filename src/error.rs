@@ -179,11 +179,12 @@ pub enum Error {
         /// Bits required ([`crate::modes::REQUIRED_BITS`]).
         required_bits: u32,
     },
-    /// A single-element digest (`compress`, `merkle_root`) was asked for on a field whose one
-    /// element carries `digest_bits` bits, fewer than `required_bits` (248): use the
-    /// `D`-element forms (`compress_digests`, `merkle_root_digests`; see [`crate::modes`]).
+    /// A digest of fewer than `required_bits` (248) bits was asked for: a single-element digest
+    /// (`compress`, `merkle_root`) on a field whose one element carries fewer (use the
+    /// `D`-element forms `compress_digests`, `merkle_root_digests`), or a sponge output of
+    /// fewer than `D` elements (`hash`, `hash_into`, `Sponge::new`); see [`crate::modes`].
     DigestTooShort {
-        /// Bits one element carries (the field's `MODULUS_BITS`).
+        /// Bits the asked digest carries: its element count times the field's `MODULUS_BITS`.
         digest_bits: u32,
         /// Bits required ([`crate::modes::REQUIRED_BITS`]).
         required_bits: u32,
@@ -396,8 +397,8 @@ impl fmt::Display for Error {
                 required_bits,
             } => write!(
                 f,
-                "a one-element digest carries {digest_bits} bits, below the {required_bits} bits \
-                 required; use the multi-element digest form"
+                "a digest of {digest_bits} bits is below the {required_bits} bits required; ask \
+                 for the field's full digest length"
             ),
             Error::InvalidDigestLength { got, expected } => write!(
                 f,

@@ -50,9 +50,11 @@
 //! # }
 //! ```
 //!
-//! The crate's generic modes ([`crate::modes`]) take these permutations like any other
-//! (e.g. `modes::Sponge::new(&stark252::ct::T3, 2, n, 1)`); their outputs are this crate's
-//! constructions, not Starknet's: for Starknet's hashes use the functions here.
+//! The crate's modes ([`crate::modes`]) run on these permutations like on any other, with the
+//! same methods (`stark252::ct::t3().hash::<2, 1>(&x)`, `.compress(&[l, r])`,
+//! `.hash_bytes_be(..)`, `.merkle_root(..)`, `.permute_batch(..)`, `modes::Sponge::new(..)`);
+//! their outputs are this crate's constructions, not Starknet's: for Starknet's hashes use the
+//! functions here.
 
 use crate::field::Field;
 use crate::field::stark252::Felt252;

@@ -12,11 +12,9 @@
 use crate::field::Field;
 use crate::modes::BatchPermutation;
 use crate::poseidon2::batch_cache::BatchBackend;
-use crate::poseidon2::ct::Poseidon2Ct;
-use crate::poseidon2::linear::LinearLayers;
 #[cfg(feature = "alloc")]
 use crate::{
-    Error, Poseidon2,
+    Error,
     field::PrimeField,
     modes::{Permutation, digest_len, merkle_arity},
 };
@@ -61,78 +59,95 @@ where
     digests
 }
 
-impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
-    Poseidon2Ct<F, T, RF, RP, D>
-{
-    /// Permutes every state of `states` in place; `states[i]` ends as
-    /// `self.permutation(&states[i])`. Any length works (0 included): whole vector groups (4 to
-    /// 16 states, by field and CPU) run on the SIMD backend when there is one, the rest on the
-    /// scalar path.
-    pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        self.permute_whole_states(states.as_flattened_mut());
-    }
+/// The batch methods `permute_batch` (and its testing hook) and `compress_batch` on a const-generic
+/// permutation type (`$ct`, width `T`) and its runtime-width counterpart (`$runtime`), `F` bounded
+/// by `$bound`.
+macro_rules! impl_batch {
+    ($ct:ty, $runtime:ty, [$($bound:tt)+]) => {
+        impl<F: $($bound)+, const T: usize, const RF: usize, const RP: usize, const D: u64>
+            $ct
+        {
+            /// Permutes every state of `states` in place; `states[i]` ends as
+            /// `self.permutation(&states[i])`. Any length works (0 included): whole vector groups
+            /// (4 to 16 states, by field and CPU) run on the SIMD backend when there is one
+            /// (Poseidon1: the AVX-512 IFMA kernel only; see [`crate::batch_backend`]), the rest on
+            /// the scalar path; across threads with the `parallel` feature. The tables are
+            /// converted to the kernel's form on this call's stack (no heap), only when the batch
+            /// reaches a kernel: for Poseidon1 about `40 · (RF·T + RP·(2T + 1) + 2T²)` bytes, 120
+            /// KiB for circom's t = 17.
+            pub fn permute_batch(&self, states: &mut [[F; T]]) {
+                self.permute_whole_states(states.as_flattened_mut());
+            }
 
-    /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one, so every
-    /// backend the CPU has can be checked (e.g. AVX2 on an AVX-512 CPU). Returns `false`, and
-    /// permutes nothing, if `backend` does not run `F` on this CPU and build.
-    #[doc(hidden)]
-    pub fn permute_batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool {
-        self.permute_states_on(backend, states.as_flattened_mut())
-    }
+            /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one, so every
+            /// backend the CPU has can be checked (e.g. AVX2 on an AVX-512 CPU). Returns `false`,
+            /// and permutes nothing, if `backend` does not run `F` on this CPU and build.
+            #[doc(hidden)]
+            pub fn permute_batch_on(&self, backend: BatchBackend, states: &mut [[F; T]]) -> bool {
+                self.permute_states_on(backend, states.as_flattened_mut())
+            }
 
-    /// The Merkle compression of every group of `N` elements (the [`crate::modes::merkle_arity`]
-    /// children's `D`-element digests one after the other): one `D`-element digest per group,
-    /// concatenated in order. On BN254 and BLS12-381 `N = T - 1` and each digest is
-    /// `perm(group ‖ 0)[0]`; on Goldilocks `N = 8` (two 4-element digests) and each digest is
-    /// `perm(group ‖ 0 …)[..4]`. Any other `N` is a compile-time error.
-    #[cfg(feature = "alloc")]
-    pub fn compress_batch<const N: usize>(&self, inputs: &[[F; N]]) -> Vec<F>
-    where
-        F: PrimeField,
-    {
-        const {
-            let digest = digest_len::<F>();
-            assert!(
-                matches!(merkle_arity(T, digest), Some(arity) if arity * digest == N),
-                "compress_batch takes merkle_arity(T, D) * D elements per group"
-            )
-        };
-        compress_groups(self, inputs.as_flattened(), N)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<F: Field + LinearLayers> Poseidon2<F> {
-    /// Permutes, in place, every width-`t` state of the flat buffer `states` (state `i` is
-    /// `states[i * t..(i + 1) * t]`). Any number of states works (0 included): whole groups of
-    /// 8 run on the SIMD backend when there is one, the rest on the scalar path.
-    ///
-    /// # Errors
-    /// [`Error::InvalidBatchLength`] if `states.len()` is not a multiple of `t`; nothing is
-    /// permuted then.
-    pub fn permute_batch(&self, states: &mut [F]) -> Result<(), Error> {
-        self.permute_states(states)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<F: PrimeField + LinearLayers> Poseidon2<F> {
-    /// The Merkle compression of every group of `merkle_arity · D` consecutive elements of
-    /// `inputs` (the children's digests one after the other; `t - 1` elements on BN254 and
-    /// BLS12-381, 8 on Goldilocks): one `D`-element digest per group, concatenated in order.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedWidth`] if the width has no compression for the field's digests
-    /// (`t < 2D`); [`Error::InvalidBatchLength`] (with `width` = the group size) if
-    /// `inputs.len()` is not a multiple of the group size.
-    pub fn compress_batch(&self, inputs: &[F]) -> Result<Vec<F>, Error> {
-        let group = compression_group(self).ok_or(Error::UnsupportedWidth { t: self.width() })?;
-        if !inputs.len().is_multiple_of(group) {
-            return Err(Error::InvalidBatchLength {
-                len: inputs.len(),
-                width: group,
-            });
+            /// The Merkle compression of every group of `N` elements (the
+            /// [`crate::modes::merkle_arity`] children's `D`-element digests one after the other):
+            /// one `D`-element digest per group, concatenated in order. On BN254 and BLS12-381 `N =
+            /// T - 1` and each digest is `perm(group ‖ 0)[0]`; on Goldilocks `N = 8` (two 4-element
+            /// digests) and each digest is `perm(group ‖ 0 …)[..4]`. Any other `N` is a
+            /// compile-time error.
+            #[cfg(feature = "alloc")]
+            pub fn compress_batch<const N: usize>(&self, inputs: &[[F; N]]) -> Vec<F>
+            where
+                F: PrimeField,
+            {
+                const {
+                    let digest = digest_len::<F>();
+                    assert!(
+                        matches!(merkle_arity(T, digest), Some(arity) if arity * digest == N),
+                        "compress_batch takes merkle_arity(T, D) * D elements per group"
+                    )
+                };
+                compress_groups(self, inputs.as_flattened(), N)
+            }
         }
-        Ok(compress_groups(self, inputs, group))
-    }
+
+        #[cfg(feature = "alloc")]
+        impl<F: $($bound)+> $runtime {
+            /// Permutes, in place, every width-`t` state of the flat buffer `states` (state `i` is
+            /// `states[i * t..(i + 1) * t]`). Any number of states works (0 included): whole vector
+            /// groups run on the SIMD backend when there is one (Poseidon1: the AVX-512 IFMA kernel
+            /// only; see [`crate::batch_backend`]), the rest on the scalar path; across threads
+            /// with the `parallel` feature.
+            ///
+            /// # Errors
+            /// [`Error::InvalidBatchLength`] if `states.len()` is not a multiple of `t`; nothing is
+            /// permuted then.
+            pub fn permute_batch(&self, states: &mut [F]) -> Result<(), Error> {
+                self.permute_states(states)
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<F: PrimeField + $($bound)+> $runtime {
+            /// The Merkle compression of every group of `merkle_arity · D` consecutive elements of
+            /// `inputs` (the children's digests one after the other; `t - 1` elements on BN254 and
+            /// BLS12-381, 8 on Goldilocks): one `D`-element digest per group, concatenated in
+            /// order.
+            ///
+            /// # Errors
+            /// [`Error::UnsupportedWidth`] if the width has no compression for the field's digests
+            /// (`t < 2D`); [`Error::InvalidBatchLength`] (with `width` = the group size) if
+            /// `inputs.len()` is not a multiple of the group size.
+            pub fn compress_batch(&self, inputs: &[F]) -> Result<Vec<F>, Error> {
+                let group = compression_group(self).ok_or(Error::UnsupportedWidth { t: self.width() })?;
+                if !inputs.len().is_multiple_of(group) {
+                    return Err(Error::InvalidBatchLength {
+                        len: inputs.len(),
+                        width: group,
+                    });
+                }
+                Ok(compress_groups(self, inputs, group))
+            }
+        }
+    };
 }
+
+super::for_each_family!(impl_batch);

@@ -1,10 +1,13 @@
 //! The byte API a hashing syscall wraps: canonical field encodings in, 32 bytes out.
 //!
-//! `hashv_bytes(endianness, inputs)` on [`crate::poseidon2::ct::Poseidon2Ct`] and [`crate::Poseidon2`]:
+//! `hashv_bytes(endianness, inputs)` on both families' permutation types
+//! ([`crate::poseidon2::ct::Poseidon2Ct`], [`crate::Poseidon2`], [`crate::poseidon1::ct::Poseidon1Ct`],
+//! [`crate::poseidon1::Poseidon1`]):
 //! 1. `inputs` must hold 1 to [`MAX_BYTE_INPUTS`] slices, else [`Error::EmptyInput`] /
 //!    [`Error::TooManyInputs`].
 //! 2. Every slice must be exactly the field's canonical length `F::BYTES` (32 for BN254 and
-//!    BLS12-381, 8 for Goldilocks), else [`Error::InvalidInputLength`]. Short slices are never
+//!    BLS12-381 and the Stark field, 8 for Goldilocks, 4 for BabyBear and KoalaBear), else
+//!    [`Error::InvalidInputLength`]. Short slices are never
 //!    padded, long ones never truncated. All lengths are checked before any byte is read, so a
 //!    rejected 100 MB slice costs O(1).
 //! 3. Every slice, read in the given endianness, must encode an integer `< p`, else
@@ -45,7 +48,6 @@ use crate::Error;
 use crate::field::{Field, MAX_FIELD_BYTES, PrimeField};
 use crate::modes::sponge::secure_rate;
 use crate::modes::{Permutation, Sponge, digest_len};
-use crate::poseidon2::linear::LinearLayers;
 
 /// The most byte slices one `hashv_bytes` call accepts. It bounds the stack buffer the decoded
 /// elements live in (and a syscall's work per call); more is [`Error::TooManyInputs`].
@@ -221,7 +223,14 @@ macro_rules! impl_byte_api {
     };
 }
 
-impl_byte_api!(impl[F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64]
-    crate::poseidon2::ct::Poseidon2Ct<F, T, RF, RP, D>);
-#[cfg(feature = "alloc")]
-impl_byte_api!(impl[F: PrimeField + LinearLayers] crate::Poseidon2<F>);
+/// [`impl_byte_api`] on a family's const-generic type (`$ct`) and runtime-width type
+/// (`$runtime`), `F` bounded by `$bound`.
+macro_rules! impl_byte_api_for_family {
+    ($ct:ty, $runtime:ty, [$($bound:tt)+]) => {
+        impl_byte_api!(impl[F: PrimeField + $($bound)+, const T: usize, const RF: usize, const RP: usize, const D: u64] $ct);
+        #[cfg(feature = "alloc")]
+        impl_byte_api!(impl[F: PrimeField + $($bound)+] $runtime);
+    };
+}
+
+super::for_each_family!(impl_byte_api_for_family);

@@ -23,8 +23,6 @@ use crate::Error;
 use crate::field::{Field, PrimeField};
 use crate::modes::batch::{compress_groups, compression_group};
 use crate::modes::{Permutation, compress::check_single_element_digest, digest_len};
-use crate::poseidon2::ct::Poseidon2Ct;
-use crate::poseidon2::linear::LinearLayers;
 use alloc::vec::Vec;
 
 /// The root of the tree over `leaves` (flat, a whole number of `D`-element digests), level by
@@ -83,99 +81,109 @@ where
     }
 }
 
-impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
-    Poseidon2Ct<F, T, RF, RP, D>
-{
-    /// The root of the Merkle tree over single-element leaves (rules in the
-    /// [module docs](crate::modes::merkle)), built level by level with [`Self::compress_batch`].
-    /// For fields whose digest is one element (BN254, BLS12-381); elsewhere, or for `T = 2`
-    /// (arity 1, a tree that never narrows), a compile-time error: use
-    /// [`Self::merkle_root_digests`].
-    ///
-    /// ```
-    /// # #[cfg(feature = "bn254")] {
-    /// use ark_bn254::Fr;
-    /// use fast_poseidon2::instances::bn254;
-    /// let perm = bn254::ct::t3();
-    /// let leaves = [Fr::from(1u64), Fr::from(2u64), Fr::from(3u64)];
-    /// let root = perm.merkle_root(&leaves).unwrap();
-    /// let zero = Fr::from(0u64);
-    /// assert_eq!(root, perm.compress(&[perm.compress(&[leaves[0], leaves[1]]), perm.compress(&[leaves[2], zero])]));
-    /// # }
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error::EmptyInput`] if `leaves` is empty.
-    pub fn merkle_root(&self, leaves: &[F]) -> Result<F, Error> {
-        const {
-            assert!(T >= 3, "merkle_root needs T >= 3 (arity T - 1 >= 2)");
-            assert!(
-                digest_len::<F>() == 1,
-                "one element of this field is not a 248-bit digest: use merkle_root_digests"
-            );
-        };
-        let [root] = self.merkle_root_digests(leaves.as_chunks::<1>().0)?;
-        Ok(root)
-    }
+/// The Merkle roots `merkle_root` and `merkle_root_digests` on a const-generic permutation type
+/// (`$ct`, width `T`) and its runtime-width counterpart (`$runtime`), `F` bounded by `$bound`.
+macro_rules! impl_merkle_roots {
+    ($ct:ty, $runtime:ty, [$($bound:tt)+]) => {
+        impl<F: PrimeField + $($bound)+, const T: usize, const RF: usize, const RP: usize, const D: u64>
+            $ct
+        {
+            /// The root of the Merkle tree over single-element leaves (rules in the [module
+            /// docs](crate::modes::merkle)), built level by level with [`Self::compress_batch`].
+            /// For fields whose digest is one element (BN254, BLS12-381); elsewhere, or for `T = 2`
+            /// (arity 1, a tree that never narrows), a compile-time error: use
+            /// [`Self::merkle_root_digests`].
+            ///
+            /// ```
+            /// # #[cfg(feature = "bn254")] {
+            /// use ark_bn254::Fr;
+            /// use fast_poseidon2::instances::bn254;
+            /// let perm = bn254::ct::t3();
+            /// let leaves = [Fr::from(1u64), Fr::from(2u64), Fr::from(3u64)];
+            /// let root = perm.merkle_root(&leaves).unwrap();
+            /// let zero = Fr::from(0u64);
+            /// assert_eq!(root, perm.compress(&[perm.compress(&[leaves[0], leaves[1]]), perm.compress(&[leaves[2], zero])]));
+            /// # }
+            /// ```
+            ///
+            /// # Errors
+            /// [`Error::EmptyInput`] if `leaves` is empty.
+            pub fn merkle_root(&self, leaves: &[F]) -> Result<F, Error> {
+                const {
+                    assert!(T >= 3, "merkle_root needs T >= 3 (arity T - 1 >= 2)");
+                    assert!(
+                        digest_len::<F>() == 1,
+                        "one element of this field is not a 248-bit digest: use merkle_root_digests"
+                    );
+                };
+                let [root] = self.merkle_root_digests(leaves.as_chunks::<1>().0)?;
+                Ok(root)
+            }
 
-    /// The root of the Merkle tree over `N`-element leaf digests (rules in the
-    /// [module docs](crate::modes::merkle)). `N` must be the field's digest length `D`
-    /// ([`crate::modes::digest_len`]: 1 on BN254 and BLS12-381, 4 on Goldilocks) and the width
-    /// must give an arity of at least 2; anything else is a compile-time error.
-    ///
-    /// ```
-    /// # #[cfg(feature = "goldilocks")] {
-    /// use fast_poseidon2::goldilocks::GoldilocksFast as G;
-    /// use fast_poseidon2::instances::goldilocks;
-    /// let perm = goldilocks::ct::t12();
-    /// let leaves = [[G::new(1); 4], [G::new(2); 4]];
-    /// let root = perm.merkle_root_digests(&leaves).unwrap();
-    /// assert_eq!(root, perm.compress_digests(&leaves));
-    /// # }
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error::EmptyInput`] if `leaves` is empty.
-    pub fn merkle_root_digests<const N: usize>(&self, leaves: &[[F; N]]) -> Result<[F; N], Error> {
-        const {
-            assert!(
-                N == digest_len::<F>(),
-                "digests of this field have digest_len elements"
-            );
-            assert!(
-                matches!(crate::modes::merkle_arity(T, N), Some(arity) if arity >= 2),
-                "a Merkle tree needs merkle_arity(T, D) >= 2"
-            );
-        };
-        merkle_root_array(self, leaves)
-    }
+            /// The root of the Merkle tree over `N`-element leaf digests (rules in the [module
+            /// docs](crate::modes::merkle)). `N` must be the field's digest length `D`
+            /// ([`crate::modes::digest_len`]: 1 on BN254 and BLS12-381, 4 on Goldilocks) and the
+            /// width must give an arity of at least 2; anything else is a compile-time error.
+            ///
+            /// ```
+            /// # #[cfg(feature = "goldilocks")] {
+            /// use fast_poseidon2::goldilocks::GoldilocksFast as G;
+            /// use fast_poseidon2::instances::goldilocks;
+            /// let perm = goldilocks::ct::t12();
+            /// let leaves = [[G::new(1); 4], [G::new(2); 4]];
+            /// let root = perm.merkle_root_digests(&leaves).unwrap();
+            /// assert_eq!(root, perm.compress_digests(&leaves));
+            /// # }
+            /// ```
+            ///
+            /// # Errors
+            /// [`Error::EmptyInput`] if `leaves` is empty.
+            pub fn merkle_root_digests<const N: usize>(&self, leaves: &[[F; N]]) -> Result<[F; N], Error> {
+                const {
+                    assert!(
+                        N == digest_len::<F>(),
+                        "digests of this field have digest_len elements"
+                    );
+                    assert!(
+                        matches!(crate::modes::merkle_arity(T, N), Some(arity) if arity >= 2),
+                        "a Merkle tree needs merkle_arity(T, D) >= 2"
+                    );
+                };
+                merkle_root_array(self, leaves)
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<F: PrimeField + $($bound)+> $runtime {
+            /// The root of the Merkle tree over single-element leaves (rules in the [module
+            /// docs](crate::modes::merkle)), built level by level with [`Self::compress_batch`].
+            ///
+            /// # Errors
+            /// [`Error::DigestTooShort`] on a field whose digest is more than one element
+            /// (Goldilocks: use [`Self::merkle_root_digests`]); [`Error::UnsupportedWidth`] for t =
+            /// 2 (arity 1: the tree would never narrow); [`Error::EmptyInput`] if `leaves` is
+            /// empty.
+            pub fn merkle_root(&self, leaves: &[F]) -> Result<F, Error> {
+                check_single_element_digest::<F>()?;
+                let [root] = merkle_root_array(self, leaves.as_chunks::<1>().0)?;
+                Ok(root)
+            }
+
+            /// The root of the Merkle tree over `N`-element leaf digests (rules in the
+            /// [module docs](crate::modes::merkle)).
+            ///
+            /// # Errors
+            /// In this order: [`Error::InvalidDigestLength`] unless `N` is the field's digest
+            /// length ([`crate::modes::digest_len`]); [`Error::UnsupportedWidth`] if the width
+            /// gives no arity of at least 2; [`Error::EmptyInput`] if `leaves` is empty.
+            pub fn merkle_root_digests<const N: usize>(&self, leaves: &[[F; N]]) -> Result<[F; N], Error> {
+                merkle_root_array(self, leaves)
+            }
+        }
+    };
 }
 
-impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
-    /// The root of the Merkle tree over single-element leaves (rules in the
-    /// [module docs](crate::modes::merkle)), built level by level with [`Self::compress_batch`].
-    ///
-    /// # Errors
-    /// [`Error::DigestTooShort`] on a field whose digest is more than one element (Goldilocks:
-    /// use [`Self::merkle_root_digests`]); [`Error::UnsupportedWidth`] for t = 2 (arity 1: the
-    /// tree would never narrow); [`Error::EmptyInput`] if `leaves` is empty.
-    pub fn merkle_root(&self, leaves: &[F]) -> Result<F, Error> {
-        check_single_element_digest::<F>()?;
-        let [root] = merkle_root_array(self, leaves.as_chunks::<1>().0)?;
-        Ok(root)
-    }
-
-    /// The root of the Merkle tree over `N`-element leaf digests (rules in the
-    /// [module docs](crate::modes::merkle)).
-    ///
-    /// # Errors
-    /// In this order: [`Error::InvalidDigestLength`] unless `N` is the field's digest length
-    /// ([`crate::modes::digest_len`]); [`Error::UnsupportedWidth`] if the width gives no arity
-    /// of at least 2; [`Error::EmptyInput`] if `leaves` is empty.
-    pub fn merkle_root_digests<const N: usize>(&self, leaves: &[[F; N]]) -> Result<[F; N], Error> {
-        merkle_root_array(self, leaves)
-    }
-}
+super::for_each_family!(impl_merkle_roots);
 
 /// Leaves per subtree that [`MerkleBuilder`] reduces in one go: the largest power of the arity
 /// not above this (4,096 states in its first batch at arity 2).

@@ -220,13 +220,4 @@ macro_rules! impl_message_hash {
     };
 }
 
-impl_message_hash!(
-    crate::poseidon2::ct::Poseidon2Ct<F, T, RF, RP, D>,
-    crate::Poseidon2<F>,
-    [crate::poseidon2::linear::LinearLayers]
-);
-impl_message_hash!(
-    crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>,
-    crate::poseidon1::Poseidon1<F>,
-    [Field]
-);
+super::for_each_family!(impl_message_hash);

@@ -16,8 +16,9 @@
 //!
 //! A sponge rate that leaves fewer than `c` capacity elements is
 //! [`crate::Error::InsufficientCapacity`]; a single-element digest on a field with `D > 1` is not
-//! offered (`compress` and `merkle_root` on such fields: a compile-time error on
-//! [`crate::poseidon2::ct::Poseidon2Ct`], [`crate::Error::DigestTooShort`] on [`crate::Poseidon2`]).
+//! offered (`compress` and `merkle_root` on such fields: a compile-time error on the
+//! const-generic types, [`crate::Error::DigestTooShort`] on the runtime-width ones), and a sponge
+//! output of fewer than `D` elements is [`crate::Error::DigestTooShort`].
 //!
 //! # Merkle compression
 //! A node is a digest of `D` elements. [`merkle_arity`] children are written one after the other
@@ -40,11 +41,35 @@
 //! The Merkle compression keeps zero lanes instead (`v = 0` on BN254 and BLS12-381; on
 //! Goldilocks the children may fill the whole state, and the truncation is the capacity).
 //!
-//! Both permutation types run every mode through the small [`Permutation`] trait, so each mode is
-//! written once: [`crate::poseidon2::ct::Poseidon2Ct`] keeps its state in `[F; T]`,
-//! [`crate::Poseidon2`] in a `[F; MAX_WIDTH]` stack buffer of which the first `t` elements are
-//! used. Neither allocates. The batch modes run on its supertrait [`BatchPermutation`], which the
+//! Every permutation type of both families (Poseidon2: [`crate::poseidon2::ct::Poseidon2Ct`],
+//! [`crate::Poseidon2`]; Poseidon1: [`crate::poseidon1::ct::Poseidon1Ct`],
+//! [`crate::poseidon1::Poseidon1`], e.g. the Stark field's instances) runs every mode through the
+//! small [`Permutation`] trait, so each mode is written once, and gets the same methods (`hash`,
+//! `compress`, `hashv_bytes`, `hash_message`, `permute_batch`, `merkle_root`, ...). The
+//! const-generic types keep their state in `[F; T]`, the runtime-width ones in a
+//! `[F; MAX_WIDTH]` stack buffer of which the first `t` elements are used. Neither allocates. The batch modes run on its supertrait [`BatchPermutation`], which the
 //! SIMD layer implements for both types: this module imports nothing from it.
+
+/// Invokes `$mode!($ct, $runtime, [$bound])` once per permutation family: Poseidon2
+/// (`Poseidon2Ct`, `Poseidon2`) and Poseidon1 (`Poseidon1Ct`, `Poseidon1`), `$ct` written over
+/// the generic parameters `<F, T, RF, RP, D>`, `$bound` the bound on `F` the family's
+/// permutation needs. Every mode's methods are written once, in one macro per mode, and added to
+/// all four types through this list.
+macro_rules! for_each_family {
+    ($mode:ident) => {
+        $mode!(
+            crate::poseidon2::ct::Poseidon2Ct<F, T, RF, RP, D>,
+            crate::Poseidon2<F>,
+            [crate::field::Field + crate::poseidon2::linear::LinearLayers]
+        );
+        $mode!(
+            crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>,
+            crate::poseidon1::Poseidon1<F>,
+            [crate::field::Field]
+        );
+    };
+}
+use for_each_family;
 
 pub(crate) mod batch;
 pub mod bytes;
@@ -60,8 +85,6 @@ pub use sponge::Sponge;
 use crate::Error;
 use crate::field::{Field, PrimeField};
 use crate::poseidon2::batch_cache::BatchBackend;
-use crate::poseidon2::ct::Poseidon2Ct;
-use crate::poseidon2::linear::LinearLayers;
 
 /// The bits of sponge capacity, and of every digest, the modes require: 128-bit security (a
 /// 254-bit element counts as one; `2 · 124`, so that one BN254 or BLS12-381 element suffices, as
@@ -144,8 +167,8 @@ mod sealed {
 }
 
 /// A permutation as the modes see it: a width `t` and an in-place permutation of a stack-held
-/// state. Implemented by both families' types, [`Poseidon2Ct`] and [`crate::Poseidon2`]
-/// (Poseidon2), [`crate::poseidon1::ct::Poseidon1Ct`] and [`crate::poseidon1::Poseidon1`]
+/// state. Implemented by both families' types, [`crate::poseidon2::ct::Poseidon2Ct`] and
+/// [`crate::Poseidon2`] (Poseidon2), [`crate::poseidon1::ct::Poseidon1Ct`] and [`crate::poseidon1::Poseidon1`]
 /// (Poseidon1); sealed. Every implementor also permutes many states at once
 /// ([`BatchPermutation`], its supertrait). The modes built on it (sponge, compression, Merkle
 /// trees, byte API) are this crate's constructions on either family; circom's hash is
@@ -267,13 +290,4 @@ macro_rules! family_permutations {
     };
 }
 
-family_permutations!(
-    Poseidon2Ct<F, T, RF, RP, D>,
-    crate::Poseidon2<F>,
-    [Field + LinearLayers]
-);
-family_permutations!(
-    crate::poseidon1::ct::Poseidon1Ct<F, T, RF, RP, D>,
-    crate::poseidon1::Poseidon1<F>,
-    [Field]
-);
+for_each_family!(family_permutations);

@@ -19,8 +19,6 @@
 use super::{Permutation, REQUIRED_BITS, security_elements, write_digits};
 use crate::Error;
 use crate::field::{Field, PrimeField};
-use crate::poseidon2::ct::Poseidon2Ct;
-use crate::poseidon2::linear::LinearLayers;
 
 /// A streaming Poseidon2 sponge over a borrowed permutation, with the input length and output
 /// length declared up front (both enter the initial value). Never allocates.
@@ -83,7 +81,11 @@ where
     /// # Errors
     /// In this order: [`Error::EmptyInput`] if `input_len == 0`; [`Error::InvalidRate`] unless
     /// `1 <= rate < t`; [`Error::InsufficientCapacity`] if `t - rate` elements carry fewer than
-    /// [`REQUIRED_BITS`] bits; [`Error::ZeroOutputs`] if `output_len == 0`.
+    /// [`REQUIRED_BITS`] bits; [`Error::ZeroOutputs`] if `output_len == 0`;
+    /// [`Error::DigestTooShort`] if `output_len` elements carry fewer than [`REQUIRED_BITS`]
+    /// bits (`output_len < D`, [`crate::modes::digest_len`]: fewer than 4 on Goldilocks, 8 on
+    /// BabyBear and KoalaBear; any `output_len >= 1` on BN254 and BLS12-381). A shorter digest
+    /// is the caller's explicit choice: declare `D` outputs and squeeze (or keep) fewer.
     pub fn new(
         perm: &'a P,
         rate: usize,
@@ -97,6 +99,7 @@ where
         if output_len == 0 {
             return Err(Error::ZeroOutputs);
         }
+        check_output_len::<P::Field>(output_len)?;
         Ok(Self::with_initial_value(
             perm,
             rate,
@@ -166,9 +169,9 @@ where
     /// blocks. Once the declared input is absorbed, an empty `out` changes nothing.
     ///
     /// # Errors
-    /// [`Error::IncompleteAbsorb`] before (an empty `out` included) the declared input length has been absorbed;
-    /// [`Error::SqueezeOverflow`] if this would take the total past the declared output length.
-    /// Nothing is squeezed then and the sponge stays usable.
+    /// [`Error::IncompleteAbsorb`] before (an empty `out` included) the declared input length has
+    /// been absorbed; [`Error::SqueezeOverflow`] if this would take the total past the declared
+    /// output length. Nothing is squeezed then and the sponge stays usable.
     pub fn squeeze(&mut self, out: &mut [P::Field]) -> Result<(), Error> {
         if self.absorbed != self.input_len {
             return Err(Error::IncompleteAbsorb {
@@ -229,6 +232,18 @@ pub(crate) fn check_rate<F: PrimeField>(width: usize, rate: usize) -> Result<(),
     Ok(())
 }
 
+/// [`Error::DigestTooShort`] unless `output_len` elements carry [`REQUIRED_BITS`] bits.
+fn check_output_len<F: PrimeField>(output_len: usize) -> Result<(), Error> {
+    let bits = F::MODULUS_BITS;
+    if output_len < security_elements(bits) {
+        return Err(Error::DigestTooShort {
+            digest_bits: output_len as u32 * bits,
+            required_bits: REQUIRED_BITS,
+        });
+    }
+    Ok(())
+}
+
 /// `v = len · 2^64 + (out - 1)`, the module docs' step 1, for `out >= 1`. usize is at most 64
 /// bits on every supported target, so `v` is exact; its low 64 bits are at most `2^64 - 2`.
 fn length_initial_value(len: usize, out: usize) -> u128 {
@@ -275,120 +290,133 @@ where
     sponge.squeeze(out)
 }
 
-impl<F: PrimeField + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
-    Poseidon2Ct<F, T, RF, RP, D>
-{
-    /// Hashes `inputs` to `OUT` elements with rate `RATE` (construction: see [`Sponge`]).
-    /// `RATE` outside `1..T` or `OUT == 0` is a compile-time error. Never allocates.
-    ///
-    /// ```
-    /// # #[cfg(feature = "bn254")] {
-    /// use ark_bn254::Fr;
-    /// use core::str::FromStr;
-    /// use fast_poseidon2::instances::bn254;
-    /// // Noir's `Poseidon2::hash([1000], 1)` on BN254 t = 4 (noir-lang/poseidon src/tests.nr)
-    /// let [h] = bn254::ct::t4().hash::<3, 1>(&[Fr::from(1000u64)]).unwrap();
-    /// let noir = "10069665198177540103340943397793364387868601927193775291640690834039201200764";
-    /// assert_eq!(h, Fr::from_str(noir).unwrap());
-    /// # }
-    /// ```
-    ///
-    /// A rate leaving no capacity does not compile:
-    ///
-    /// ```compile_fail
-    /// use ark_bn254::Fr;
-    /// fast_poseidon2::instances::bn254::ct::t4().hash::<4, 1>(&[Fr::from(1u64)]);
-    /// ```
-    ///
-    /// # Security
-    /// Fixed-length hashing: input length, output count and element order are bound; the rate
-    /// is not. Details in [`Sponge`].
-    ///
-    /// # Errors
-    /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InsufficientCapacity`] if `T - RATE`
-    /// elements carry fewer than [`REQUIRED_BITS`] bits (an `Err`, not a compile-time error, so
-    /// that generic code sees the runtime type's behaviour).
-    pub fn hash<const RATE: usize, const OUT: usize>(
-        &self,
-        inputs: &[F],
-    ) -> Result<[F; OUT], Error> {
-        const {
-            assert!(
-                RATE >= 1 && RATE < T && OUT >= 1,
-                "need 1 <= RATE < T and OUT >= 1"
-            )
-        };
-        let mut out = [F::ZERO_ELEMENT; OUT];
-        hash_into(self, inputs, RATE, &mut out)?;
-        Ok(out)
-    }
+/// The one-shot sponge hashes `hash` and `hash_into` on a const-generic permutation type
+/// (`$ct`, width `T`) and its runtime-width counterpart (`$runtime`), `F` bounded by `$bound`.
+macro_rules! impl_sponge_hash {
+    ($ct:ty, $runtime:ty, [$($bound:tt)+]) => {
+        impl<F: PrimeField + $($bound)+, const T: usize, const RF: usize, const RP: usize, const D: u64>
+            $ct
+        {
+            /// Hashes `inputs` to `OUT` elements with rate `RATE` (construction: see [`Sponge`]).
+            /// `RATE` outside `1..T` or `OUT == 0` is a compile-time error. Never allocates.
+            ///
+            /// ```
+            /// # #[cfg(feature = "bn254")] {
+            /// use ark_bn254::Fr;
+            /// use core::str::FromStr;
+            /// use fast_poseidon2::instances::bn254;
+            /// // Noir's `Poseidon2::hash([1000], 1)` on BN254 t = 4 (noir-lang/poseidon src/tests.nr)
+            /// let [h] = bn254::ct::t4().hash::<3, 1>(&[Fr::from(1000u64)]).unwrap();
+            /// let noir = "10069665198177540103340943397793364387868601927193775291640690834039201200764";
+            /// assert_eq!(h, Fr::from_str(noir).unwrap());
+            /// # }
+            /// ```
+            ///
+            /// A rate leaving no capacity does not compile:
+            ///
+            /// ```compile_fail
+            /// use ark_bn254::Fr;
+            /// fast_poseidon2::instances::bn254::ct::t4().hash::<4, 1>(&[Fr::from(1u64)]);
+            /// ```
+            ///
+            /// # Security
+            /// Fixed-length hashing: input length, output count and element order are bound; the
+            /// rate is not. Details in [`Sponge`].
+            ///
+            /// # Errors
+            /// [`Error::EmptyInput`] if `inputs` is empty; [`Error::InsufficientCapacity`] if `T -
+            /// RATE` elements carry fewer than [`REQUIRED_BITS`] bits; [`Error::DigestTooShort`] if
+            /// `OUT` elements carry fewer than [`REQUIRED_BITS`] bits (`OUT < D`: e.g. `hash::<8,
+            /// 1>` on Goldilocks t = 12). Both are an `Err`, not a compile-time error, so that
+            /// generic code sees the runtime type's behaviour.
+            pub fn hash<const RATE: usize, const OUT: usize>(
+                &self,
+                inputs: &[F],
+            ) -> Result<[F; OUT], Error> {
+                const {
+                    assert!(
+                        RATE >= 1 && RATE < T && OUT >= 1,
+                        "need 1 <= RATE < T and OUT >= 1"
+                    )
+                };
+                let mut out = [F::ZERO_ELEMENT; OUT];
+                hash_into(self, inputs, RATE, &mut out)?;
+                Ok(out)
+            }
 
-    /// Hashes `inputs` into `out.len()` elements with rate `rate` (construction: see
-    /// [`Sponge`]). Never allocates.
-    ///
-    /// # Security
-    /// Fixed-length hashing: input length, output count and element order are bound; the rate
-    /// is not. Details in [`Sponge`].
-    ///
-    /// # Errors
-    /// As [`Sponge::new`]: [`Error::EmptyInput`] if `inputs` is empty; [`Error::InvalidRate`]
-    /// unless `1 <= rate < T`; [`Error::InsufficientCapacity`] if `T - rate` elements carry fewer
-    /// than [`REQUIRED_BITS`] bits; [`Error::ZeroOutputs`] if `out` is empty. `out` is untouched
-    /// then.
-    pub fn hash_into(&self, inputs: &[F], rate: usize, out: &mut [F]) -> Result<(), Error> {
-        hash_into(self, inputs, rate, out)
-    }
+            /// Hashes `inputs` into `out.len()` elements with rate `rate` (construction: see
+            /// [`Sponge`]). Never allocates.
+            ///
+            /// # Security
+            /// Fixed-length hashing: input length, output count and element order are bound; the
+            /// rate is not. Details in [`Sponge`].
+            ///
+            /// # Errors
+            /// As [`Sponge::new`]: [`Error::EmptyInput`] if `inputs` is empty;
+            /// [`Error::InvalidRate`] unless `1 <= rate < T`; [`Error::InsufficientCapacity`] if `T
+            /// - rate` elements carry fewer than [`REQUIRED_BITS`] bits; [`Error::ZeroOutputs`] if
+            /// `out` is empty; [`Error::DigestTooShort`] if `out` holds fewer than `D` elements
+            /// (fewer than 248 bits). `out` is untouched then.
+            pub fn hash_into(&self, inputs: &[F], rate: usize, out: &mut [F]) -> Result<(), Error> {
+                hash_into(self, inputs, rate, out)
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<F: PrimeField + $($bound)+> $runtime {
+            /// Hashes `inputs` to `out` elements with rate `rate` (construction: see [`Sponge`]).
+            ///
+            /// ```
+            /// # #[cfg(all(feature = "bn254", feature = "std"))] {
+            /// use ark_bn254::Fr;
+            /// use fast_poseidon2::{Error, instances::bn254};
+            /// let perm = bn254::poseidon2_t4();
+            /// let h = perm.hash(&[Fr::from(1000u64)], 3, 1).unwrap();
+            /// assert_eq!(h, bn254::ct::t4().hash::<3, 1>(&[Fr::from(1000u64)]).unwrap());
+            /// assert_eq!(perm.hash(&[], 3, 1), Err(Error::EmptyInput));
+            /// # }
+            /// ```
+            ///
+            /// # Security
+            /// Fixed-length hashing: input length, output count and element order are bound; the
+            /// rate is not. Details in [`Sponge`].
+            ///
+            /// # Errors
+            /// As [`Sponge::new`] ([`Error::EmptyInput`], [`Error::InvalidRate`],
+            /// [`Error::InsufficientCapacity`], [`Error::ZeroOutputs`], [`Error::DigestTooShort`]);
+            /// [`Error::OutputTooLarge`] if
+            /// `out` elements cannot be allocated.
+            pub fn hash(&self, inputs: &[F], rate: usize, out: usize) -> Result<alloc::vec::Vec<F>, Error> {
+                let mut sponge = Sponge::new(self, rate, inputs.len(), out)?;
+                let mut output = alloc::vec::Vec::new();
+                output
+                    .try_reserve_exact(out)
+                    .map_err(|_| Error::OutputTooLarge { requested: out })?;
+                output.resize(out, F::ZERO_ELEMENT);
+                sponge.absorb(inputs)?;
+                sponge.squeeze(&mut output)?;
+                Ok(output)
+            }
+
+            /// Hashes `inputs` into `out.len()` elements with rate `rate` (construction: see
+            /// [`Sponge`]). Never allocates.
+            ///
+            /// # Security
+            /// Fixed-length hashing: input length, output count and element order are bound; the
+            /// rate is not. Details in [`Sponge`].
+            ///
+            /// # Errors
+            /// As [`Sponge::new`]: [`Error::EmptyInput`], [`Error::InvalidRate`],
+            /// [`Error::InsufficientCapacity`], [`Error::ZeroOutputs`], [`Error::DigestTooShort`].
+            /// `out` is untouched then.
+            pub fn hash_into(&self, inputs: &[F], rate: usize, out: &mut [F]) -> Result<(), Error> {
+                hash_into(self, inputs, rate, out)
+            }
+        }
+    };
 }
 
-#[cfg(feature = "alloc")]
-impl<F: PrimeField + LinearLayers> crate::Poseidon2<F> {
-    /// Hashes `inputs` to `out` elements with rate `rate` (construction: see [`Sponge`]).
-    ///
-    /// ```
-    /// # #[cfg(all(feature = "bn254", feature = "std"))] {
-    /// use ark_bn254::Fr;
-    /// use fast_poseidon2::{Error, instances::bn254};
-    /// let perm = bn254::poseidon2_t4();
-    /// let h = perm.hash(&[Fr::from(1000u64)], 3, 1).unwrap();
-    /// assert_eq!(h, bn254::ct::t4().hash::<3, 1>(&[Fr::from(1000u64)]).unwrap());
-    /// assert_eq!(perm.hash(&[], 3, 1), Err(Error::EmptyInput));
-    /// # }
-    /// ```
-    ///
-    /// # Security
-    /// Fixed-length hashing: input length, output count and element order are bound; the rate
-    /// is not. Details in [`Sponge`].
-    ///
-    /// # Errors
-    /// As [`Sponge::new`] ([`Error::EmptyInput`], [`Error::InvalidRate`],
-    /// [`Error::InsufficientCapacity`], [`Error::ZeroOutputs`]); [`Error::OutputTooLarge`] if
-    /// `out` elements cannot be allocated.
-    pub fn hash(&self, inputs: &[F], rate: usize, out: usize) -> Result<alloc::vec::Vec<F>, Error> {
-        let mut sponge = Sponge::new(self, rate, inputs.len(), out)?;
-        let mut output = alloc::vec::Vec::new();
-        output
-            .try_reserve_exact(out)
-            .map_err(|_| Error::OutputTooLarge { requested: out })?;
-        output.resize(out, F::ZERO_ELEMENT);
-        sponge.absorb(inputs)?;
-        sponge.squeeze(&mut output)?;
-        Ok(output)
-    }
-
-    /// Hashes `inputs` into `out.len()` elements with rate `rate` (construction: see
-    /// [`Sponge`]). Never allocates.
-    ///
-    /// # Security
-    /// Fixed-length hashing: input length, output count and element order are bound; the rate
-    /// is not. Details in [`Sponge`].
-    ///
-    /// # Errors
-    /// As [`Sponge::new`]: [`Error::EmptyInput`], [`Error::InvalidRate`],
-    /// [`Error::InsufficientCapacity`], [`Error::ZeroOutputs`]. `out` is untouched then.
-    pub fn hash_into(&self, inputs: &[F], rate: usize, out: &mut [F]) -> Result<(), Error> {
-        hash_into(self, inputs, rate, out)
-    }
-}
+super::for_each_family!(impl_sponge_hash);
 
 #[cfg(test)]
 mod tests {

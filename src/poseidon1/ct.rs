@@ -195,26 +195,6 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         self.permute_mut(&mut state);
         state
     }
-
-    /// Permutes every state of `states` in place (`states[i]` ends as
-    /// `self.permutation(&states[i])`); any length works (0 included). Whole groups of 8 states
-    /// run on the AVX-512 IFMA kernel when the CPU has it and `F` is a field it reads (BN254,
-    /// BLS12-381, the Stark field; see [`crate::batch_backend`]), the rest on the scalar path;
-    /// across threads
-    /// with the `parallel` feature. The schedule is converted to the kernel's form on this call's
-    /// stack (no heap; about `40 · (RF·T + RP·(2T + 1) + 2T²)` bytes, 120 KiB for circom's
-    /// t = 17), only when the batch reaches the kernel.
-    pub fn permute_batch(&self, states: &mut [[F; T]]) {
-        crate::modes::BatchPermutation::permute_whole_states(self, states.as_flattened_mut());
-    }
-
-    /// Testing hook: [`Self::permute_batch`] on `backend` instead of the best one. Returns
-    /// `false`, and permutes nothing, if `backend` does not run Poseidon1 over `F` on this CPU
-    /// and build.
-    #[doc(hidden)]
-    pub fn permute_batch_on(&self, backend: crate::BatchBackend, states: &mut [[F; T]]) -> bool {
-        crate::modes::BatchPermutation::permute_states_on(self, backend, states.as_flattened_mut())
-    }
 }
 
 impl<F, const T: usize, const RF: usize, const RP: usize, const D: u64>

@@ -223,17 +223,4 @@ impl<F: Field> Poseidon1<F> {
         self.permute_mut(&mut state)?;
         Ok(state)
     }
-
-    /// Permutes, in place, every width-`t` state of the flat buffer `states`: whole groups of 8
-    /// states on the AVX-512 IFMA kernel when the CPU has it and `F` is a field it reads (BN254,
-    /// BLS12-381, the Stark field; see [`crate::batch_backend`]), the rest on the scalar path;
-    /// across threads
-    /// with the `parallel` feature.
-    ///
-    /// # Errors
-    /// [`Error::InvalidBatchLength`] if `states.len()` is not a multiple of `t`; nothing is
-    /// permuted then.
-    pub fn permute_batch(&self, states: &mut [F]) -> Result<(), Error> {
-        crate::modes::BatchPermutation::permute_states(self, states)
-    }
 }

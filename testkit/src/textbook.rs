@@ -122,9 +122,18 @@ pub fn arity<F: PrimeField>(t: usize) -> usize {
 /// reference's `MerkleTreeHash::compress`, `perm(inputs ‖ 0)[0]`; for `D > 1` Plonky3's
 /// `TruncatedPermutation`.
 pub fn compress<F: PrimeField>(params: &Poseidon2Params<F>, children: &[F]) -> Vec<F> {
+    compress_over(&|s| permutation(params, s), params.width(), children)
+}
+
+/// [`compress`] over any width-`t` permutation `perm` (e.g. [`poseidon1_permutation`]).
+pub fn compress_over<F: PrimeField>(
+    perm: &dyn Fn(&[F]) -> Vec<F>,
+    t: usize,
+    children: &[F],
+) -> Vec<F> {
     let mut state = children.to_vec();
-    state.resize(params.width(), F::ZERO_ELEMENT);
-    permutation(params, &state)[..digest_len::<F>()].to_vec()
+    state.resize(t, F::ZERO_ELEMENT);
+    perm(&state)[..digest_len::<F>()].to_vec()
 }
 
 /// `v` in base `2^b`, `b = min(n - 1, 128)`, least significant digit first, `lanes` digits.
@@ -153,11 +162,27 @@ pub fn sponge<F: PrimeField>(
     rate: usize,
     out: usize,
 ) -> Vec<F> {
-    let t = params.width();
+    sponge_over(
+        &|s| permutation(params, s),
+        params.width(),
+        inputs,
+        rate,
+        out,
+    )
+}
+
+/// [`sponge`] over any width-`t` permutation `perm` (e.g. [`poseidon1_permutation`]).
+pub fn sponge_over<F: PrimeField>(
+    perm: &dyn Fn(&[F]) -> Vec<F>,
+    t: usize,
+    inputs: &[F],
+    rate: usize,
+    out: usize,
+) -> Vec<F> {
     let mut state = vec![F::ZERO_ELEMENT; rate];
     let iv = ((inputs.len() as u128) << 64) + (out as u128 - 1);
     state.extend(digits::<F>(iv, t - rate));
-    absorb_squeeze(&|s| permutation(params, s), state, inputs, rate, out)
+    absorb_squeeze(perm, state, inputs, rate, out)
 }
 
 /// From `state`: add each `rate`-chunk of `inputs` (the last may be shorter) and permute;
@@ -239,6 +264,18 @@ pub fn hashv_bytes<F: PrimeField>(
     inputs: &[&[u8]],
     max_inputs: usize,
 ) -> Result<[u8; 32], fast_poseidon2::Error> {
+    let perm = |s: &[F]| permutation(params, s);
+    hashv_bytes_over(&perm, params.width(), little_endian, inputs, max_inputs)
+}
+
+/// [`hashv_bytes`] over any width-`t` permutation `perm` (e.g. [`poseidon1_permutation`]).
+pub fn hashv_bytes_over<F: PrimeField>(
+    perm: &dyn Fn(&[F]) -> Vec<F>,
+    t: usize,
+    little_endian: bool,
+    inputs: &[&[u8]],
+    max_inputs: usize,
+) -> Result<[u8; 32], fast_poseidon2::Error> {
     use fast_poseidon2::Error;
     if inputs.is_empty() {
         return Err(Error::EmptyInput);
@@ -276,7 +313,7 @@ pub fn hashv_bytes<F: PrimeField>(
         .map(|be| F::from_be_bytes_reduced(be))
         .collect();
     let d = digest_len::<F>();
-    let digest = sponge(params, &elements, params.width() - d, d);
+    let digest = sponge_over(perm, t, &elements, t - d, d);
     let mut out = [0u8; 32];
     for (chunk, y) in out.chunks_exact_mut(F::BYTES).zip(digest) {
         y.write_canonical_be_bytes(chunk);
@@ -291,14 +328,23 @@ pub fn hashv_bytes<F: PrimeField>(
 /// while more than one node remains, pad the level with zero digests to a multiple of the
 /// arity and replace each group by its [`compress`]; `None` for no leaves.
 pub fn merkle_root<F: PrimeField>(params: &Poseidon2Params<F>, leaves: &[F]) -> Option<Vec<F>> {
+    merkle_root_over(&|s| permutation(params, s), params.width(), leaves)
+}
+
+/// [`merkle_root`] over any width-`t` permutation `perm` (e.g. [`poseidon1_permutation`]).
+pub fn merkle_root_over<F: PrimeField>(
+    perm: &dyn Fn(&[F]) -> Vec<F>,
+    t: usize,
+    leaves: &[F],
+) -> Option<Vec<F>> {
     let d = digest_len::<F>();
-    let group = arity::<F>(params.width()) * d;
+    let group = arity::<F>(t) * d;
     let mut level = leaves.to_vec();
     while level.len() > d {
         level.resize(level.len().next_multiple_of(group), F::ZERO_ELEMENT);
         level = level
             .chunks(group)
-            .flat_map(|children| compress(params, children))
+            .flat_map(|children| compress_over(perm, t, children))
             .collect();
     }
     (!level.is_empty()).then_some(level)

@@ -117,11 +117,14 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
     C: PrimeField + LinearLayers,
     F: PrimeField + LinearLayers,
 {
-    let rate = T - textbook::digest_len::<F>();
+    let digest = textbook::digest_len::<F>();
+    let rate = T - digest;
+    // The shortest secure output length, at least 2 (the streaming checks squeeze in two parts).
+    let outs = digest.max(2);
     let n = |v: u64| F::from_u64(v);
     let one = [n(1)];
-    let right = textbook::sponge(flexible.params(), &one, rate, 2);
-    let hash = |inputs: &[F]| flexible.hash(inputs, rate, 2).unwrap();
+    let right = textbook::sponge(flexible.params(), &one, rate, outs);
+    let hash = |inputs: &[F]| flexible.hash(inputs, rate, outs).unwrap();
 
     // 19: [1], [1, 0], [1, 0, 0] hash to three different outputs.
     let (h1, h2, h3) = (hash(&one), hash(&[n(1), n(0)]), hash(&[n(1), n(0), n(0)]));
@@ -129,25 +132,37 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
 
     // 20: with rate 2, [1, 2, 3, 4] and [3, 4, 1, 2] differ.
     if T > 2 {
-        let a = flexible.hash(&[n(1), n(2), n(3), n(4)], 2, 1).unwrap();
-        let b = flexible.hash(&[n(3), n(4), n(1), n(2)], 2, 1).unwrap();
+        let a = flexible.hash(&[n(1), n(2), n(3), n(4)], 2, digest).unwrap();
+        let b = flexible.hash(&[n(3), n(4), n(1), n(2)], 2, digest).unwrap();
         assert_ne!(a, b, "case 20");
     }
 
     // 21, 22: specific errors, no panic, hasher still right afterwards (flexible, ct, Sponge).
     let mut bad: Vec<(&[F], usize, usize, Error)> = vec![
-        (&[], rate, 2, Error::EmptyInput),
-        (&one, 0, 2, Error::InvalidRate { rate: 0, width: T }),
-        (&one, T, 2, Error::InvalidRate { rate: T, width: T }),
+        (&[], rate, outs, Error::EmptyInput),
+        (&one, 0, outs, Error::InvalidRate { rate: 0, width: T }),
+        (&one, T, outs, Error::InvalidRate { rate: T, width: T }),
         (&one, rate, 0, Error::ZeroOutputs),
     ];
+    if digest > 1 {
+        // One output element short of the 248 bits (Goldilocks: 3 · 64 = 192).
+        bad.push((
+            &one,
+            rate,
+            digest - 1,
+            Error::DigestTooShort {
+                digest_bits: (digest - 1) as u32 * F::MODULUS_BITS,
+                required_bits: 248,
+            },
+        ));
+    }
     if rate + 1 < T {
         // One capacity element short of the 248 bits (Goldilocks: 3 · 64 = 192).
         let capacity_bits = (T - rate - 1) as u32 * F::MODULUS_BITS;
         bad.push((
             &one,
             rate + 1,
-            2,
+            outs,
             Error::InsufficientCapacity {
                 capacity_bits,
                 required_bits: 248,
@@ -172,17 +187,17 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
         );
         assert_eq!(Sponge::new(ct, r, inputs.len(), out).err(), Some(error));
     }
-    let mut ct_out = [C::ZERO_ELEMENT; 2];
+    let mut ct_out = vec![C::ZERO_ELEMENT; outs];
     ct.hash_into(&[C::ONE_ELEMENT], rate, &mut ct_out).unwrap();
     assert_eq!(
-        ct_out.map(convert::<C, F>).to_vec(),
+        ct_out.into_iter().map(convert::<C, F>).collect::<Vec<F>>(),
         right,
         "ct still right"
     );
 
     // Streaming misuse: overflowing absorb, early squeeze, over-squeeze, late absorb.
-    let mut sponge = Sponge::new(flexible, rate, 1, 2).unwrap();
-    let mut out = [F::ZERO_ELEMENT; 2];
+    let mut sponge = Sponge::new(flexible, rate, 1, outs).unwrap();
+    let mut out = vec![F::ZERO_ELEMENT; outs];
     assert_eq!(
         sponge.squeeze(&mut out),
         Err(Error::IncompleteAbsorb {
@@ -199,20 +214,16 @@ fn check_sponge_rules<C, F, const T: usize, const RF: usize, const RP: usize, co
         sponge.absorb(&one),
         Err(Error::AbsorbOverflow { declared: 1 })
     );
-    let mut three = [F::ZERO_ELEMENT; 3];
+    let mut one_too_many = vec![F::ZERO_ELEMENT; outs + 1];
     assert_eq!(
-        sponge.squeeze(&mut three),
-        Err(Error::SqueezeOverflow { declared: 2 })
+        sponge.squeeze(&mut one_too_many),
+        Err(Error::SqueezeOverflow { declared: outs })
     );
     sponge.squeeze(&mut out).unwrap();
-    assert_eq!(
-        out.to_vec(),
-        right,
-        "sponge still right after rejected calls"
-    );
+    assert_eq!(out, right, "sponge still right after rejected calls");
     assert_eq!(
         sponge.squeeze(&mut out[..1]),
-        Err(Error::SqueezeOverflow { declared: 2 })
+        Err(Error::SqueezeOverflow { declared: outs })
     );
     assert_eq!(sponge.squeeze(&mut []), Ok(()));
 }
@@ -233,6 +244,8 @@ fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const
     F: PrimeField + LinearLayers,
 {
     let rate = 1 + rate_pick % (T - textbook::digest_len::<F>());
+    // Output lengths below the digest length `D` are refused (`check_sponge_rules`).
+    let out = out.max(textbook::digest_len::<F>());
     let inputs: Vec<F> = seed.iter().map(|&x| F::from_u64(x)).collect();
     let expected = textbook::sponge(flexible.params(), &inputs, rate, out);
     assert!(expected.iter().all(|&y| is_canonical(y)), "outputs < p");
@@ -282,7 +295,8 @@ fn check_streaming<C, F, const T: usize, const RF: usize, const RP: usize, const
     );
 }
 
-/// `Poseidon2Ct::hash::<RATE, 3>` equals `Poseidon2::hash(.., RATE, 3)` on `[1, ..., 7]`.
+/// `Poseidon2Ct::hash::<RATE, 8>` equals `Poseidon2::hash(.., RATE, 8)` on `[1, ..., 7]` (8: at
+/// least every field's digest length).
 fn check_static_hash<
     C,
     F,
@@ -300,10 +314,10 @@ fn check_static_hash<
 {
     let inputs: Vec<F> = (1..=7).map(F::from_u64).collect();
     let ct_inputs: Vec<C> = (1..=7).map(C::from_u64).collect();
-    let got = ct.hash::<RATE, 3>(&ct_inputs).unwrap();
+    let got = ct.hash::<RATE, 8>(&ct_inputs).unwrap();
     assert_eq!(
         got.map(convert::<C, F>).to_vec(),
-        flexible.hash(&inputs, RATE, 3).unwrap()
+        flexible.hash(&inputs, RATE, 8).unwrap()
     );
 }
 
@@ -329,7 +343,9 @@ macro_rules! sponge_tests {
                     let rate = 1 + rate_pick % (flexible.width() - $digest);
                     let x = PrimeField::from_be_bytes_reduced(&x.to_be_bytes());
                     let zero = PrimeField::from_be_bytes_reduced(&[]);
-                    prop_assert_ne!(flexible.hash(&[x], rate, 1), flexible.hash(&[x, zero], rate, 1));
+                    let (a, b) = (flexible.hash(&[x], rate, $digest), flexible.hash(&[x, zero], rate, $digest));
+                    prop_assert!(a.is_ok());
+                    prop_assert_ne!(a, b);
                 }
 
                 #[test]
@@ -337,7 +353,9 @@ macro_rules! sponge_tests {
                     let flexible = $flexible;
                     if $t > 2 {
                         let [a, b, c, d] = seed.map(|v| PrimeField::from_be_bytes_reduced(&v.to_be_bytes()));
-                        prop_assert_ne!(flexible.hash(&[a, b, c, d], 2, 1), flexible.hash(&[c, d, a, b], 2, 1));
+                        let (x, y) = (flexible.hash(&[a, b, c, d], 2, $digest), flexible.hash(&[c, d, a, b], 2, $digest));
+                        prop_assert!(x.is_ok());
+                        prop_assert_ne!(x, y);
                     }
                 }
 
@@ -372,18 +390,58 @@ fn goldilocks_needs_four_capacity_elements_on_both_types() {
     };
     let ct = goldilocks::ct::t12();
     let x = [GoldilocksFast::new(1)];
-    assert_eq!(ct.hash::<9, 1>(&x), Err(short(192)));
+    assert_eq!(ct.hash::<9, 4>(&x), Err(short(192)));
     assert_eq!(ct.hash::<11, 4>(&x), Err(short(64)));
     assert!(ct.hash::<8, 4>(&x).is_ok());
     let rt = goldilocks::poseidon2_t12();
-    assert_eq!(rt.hash(&x, 9, 1), Err(short(192)));
+    assert_eq!(rt.hash(&x, 9, 4), Err(short(192)));
     assert!(rt.hash(&x, 8, 4).is_ok());
     assert_eq!(short(192).code(), 22);
 }
 
+/// A digest below 248 bits is refused on every path (`hash`, `hash_into`, the const-generic
+/// `hash::<RATE, OUT>`, `Sponge::new`) with `DigestTooShort` (code 23): fewer than 4 elements on
+/// Goldilocks, fewer than 8 on BabyBear. Declaring `D` outputs and squeezing fewer is the
+/// explicit way to a shorter digest, and gives the first elements of the `D`-element digest.
+#[cfg(all(feature = "goldilocks", feature = "babybear"))]
+#[test]
+fn digests_below_248_bits_are_refused_on_every_sponge_path() {
+    use fast_poseidon2::babybear::BabyBear;
+    use fast_poseidon2::goldilocks::GoldilocksFast;
+    use fast_poseidon2::instances::{babybear, goldilocks};
+    let short = |digest_bits| Error::DigestTooShort {
+        digest_bits,
+        required_bits: 248,
+    };
+
+    let ct = goldilocks::ct::t12();
+    let rt = goldilocks::poseidon2_t12();
+    let x = [GoldilocksFast::new(7)];
+    assert_eq!(ct.hash::<8, 1>(&x), Err(short(64)));
+    assert_eq!(ct.hash::<8, 3>(&x), Err(short(192)));
+    assert_eq!(rt.hash(&x, 8, 3), Err(short(192)));
+    let mut three = [GoldilocksFast::new(0); 3];
+    assert_eq!(ct.hash_into(&x, 8, &mut three), Err(short(192)));
+    assert_eq!(rt.hash_into(&x, 8, &mut three), Err(short(192)));
+    assert_eq!(Sponge::new(&ct, 8, 1, 3).err(), Some(short(192)));
+    assert_eq!(short(192).code(), 23);
+    let full = ct.hash::<8, 4>(&x).unwrap();
+    let mut sponge = Sponge::new(&ct, 8, 1, 4).unwrap();
+    sponge.absorb(&x).unwrap();
+    let mut first = [GoldilocksFast::new(0)];
+    sponge.squeeze(&mut first).unwrap();
+    assert_eq!(first[0], full[0]);
+
+    let ct = babybear::ct::t16();
+    let y = [BabyBear::new(7)];
+    assert_eq!(ct.hash::<8, 7>(&y), Err(short(7 * 31)));
+    assert!(ct.hash::<8, 8>(&y).is_ok());
+    assert_eq!(babybear::poseidon2_t16().hash(&y, 8, 1), Err(short(31)));
+}
+
 /// The collision the old single-element initial value had on Goldilocks (`len · 2^64 + out - 1`
-/// wrapped mod p, `2^64 = 2^32 - 1`): `[x]` declared with `2^32` outputs hashed like `[x, 0]`
-/// with one output. The digit encoding separates them.
+/// wrapped mod p, `2^64 = 2^32 - 1`): `[x]` declared with `2^32 + 3` outputs hashed like
+/// `[x, 0]` with four. The digit encoding separates them.
 #[cfg(feature = "goldilocks")]
 #[test]
 fn goldilocks_initial_value_separates_length_and_output_count() {
@@ -391,10 +449,10 @@ fn goldilocks_initial_value_separates_length_and_output_count() {
     use fast_poseidon2::instances::goldilocks;
     let ct = goldilocks::ct::t12();
     let x = G::new(12345);
-    let mut a = Sponge::new(&ct, 8, 1, 1 << 32).unwrap();
+    let mut a = Sponge::new(&ct, 8, 1, (1 << 32) + 3).unwrap();
     a.absorb(&[x]).unwrap();
-    let mut first = [G::new(0)];
+    let mut first = [G::new(0); 4];
     a.squeeze(&mut first).unwrap();
-    let [second] = ct.hash::<8, 1>(&[x, G::new(0)]).unwrap();
-    assert_ne!(first[0], second);
+    let second = ct.hash::<8, 4>(&[x, G::new(0)]).unwrap();
+    assert_ne!(first, second);
 }

@@ -144,6 +144,126 @@ fn generic_modes_run_on_the_stark_instances() {
     }
 }
 
+/// Every mode method of the Poseidon2 types exists on the Poseidon1 types too (one macro per
+/// mode over both families) and equals its textbook definition over the dense Hades
+/// permutation, on the const and the cached runtime type of every Starknet width: the one-shot
+/// sponge `hash` / `hash_into` (with its errors), `compress`, `compress_digests`,
+/// `compress_batch`, the byte API (both endiannesses, its errors), `merkle_root`,
+/// `merkle_root_digests` and `permute_batch`. These are this crate's constructions, not
+/// Starknet's (`poseidon_hash` is `hades([x, y, 2])[0]`, a different padding).
+#[test]
+fn every_mode_method_runs_on_the_stark_instances_and_equals_its_definition() {
+    use fast_poseidon2::{Endianness, Error};
+    use testkit::textbook::{compress_over, hashv_bytes_over, merkle_root_over, sponge_over};
+    macro_rules! check {
+        ($t:literal, $rp:literal, $ct:expr, $cached:expr) => {{
+            let (ct, runtime) = ($ct, $cached);
+            let params = hades::params::<Felt252>($t, $rp);
+            let perm = |s: &[Felt252]| poseidon1_permutation(&params, s);
+            let x: Vec<Felt252> = (1..=9u64)
+                .map(|i| Felt252::from_u64(i * 1_000_003))
+                .collect();
+            let rate = $t - 1;
+
+            let expected = sponge_over(&perm, $t, &x, rate, 2);
+            assert_eq!(runtime.hash(&x, rate, 2).unwrap(), expected, "t = {}", $t);
+            assert_eq!(ct.hash::<{ $t - 1 }, 2>(&x).unwrap().to_vec(), expected);
+            let mut out = [Felt252::from_u64(0); 2];
+            ct.hash_into(&x, rate, &mut out).unwrap();
+            assert_eq!(out.to_vec(), expected);
+            runtime.hash_into(&x, rate, &mut out).unwrap();
+            assert_eq!(out.to_vec(), expected);
+            assert_eq!(runtime.hash(&[], rate, 1), Err(Error::EmptyInput));
+            assert_eq!(
+                ct.hash_into(&x, $t, &mut out),
+                Err(Error::InvalidRate {
+                    rate: $t,
+                    width: $t
+                })
+            );
+
+            let children = &x[..$t - 1];
+            let node = compress_over(&perm, $t, children)[0];
+            assert_eq!(
+                ct.compress(&<[Felt252; $t - 1]>::try_from(children).unwrap()),
+                node
+            );
+            assert_eq!(runtime.compress(children), Ok(node));
+            let digests: Vec<[Felt252; 1]> = children.iter().map(|&c| [c]).collect();
+            assert_eq!(
+                ct.compress_digests::<{ $t - 1 }, 1>(
+                    &<[[Felt252; 1]; $t - 1]>::try_from(digests.as_slice()).unwrap()
+                ),
+                [node]
+            );
+            assert_eq!(runtime.compress_digests::<1>(&digests), Ok([node]));
+            let groups: Vec<[Felt252; $t - 1]> = (0..5u64)
+                .map(|g| core::array::from_fn(|i| Felt252::from_u64(g * 100 + i as u64)))
+                .collect();
+            let nodes: Vec<Felt252> = groups
+                .iter()
+                .map(|g| compress_over(&perm, $t, g)[0])
+                .collect();
+            assert_eq!(ct.compress_batch(&groups), nodes);
+            assert_eq!(runtime.compress_batch(groups.as_flattened()), Ok(nodes));
+
+            let bytes: Vec<[u8; 32]> = x
+                .iter()
+                .map(|e| {
+                    let mut b = [0u8; 32];
+                    e.write_canonical_be_bytes(&mut b);
+                    b
+                })
+                .collect();
+            let slices: Vec<&[u8]> = bytes.iter().map(|b| b.as_slice()).collect();
+            let expected = hashv_bytes_over(&perm, $t, false, &slices, 16);
+            assert_eq!(ct.hash_bytes_be(&slices), expected);
+            assert_eq!(
+                runtime.hashv_bytes(Endianness::BigEndian, &slices),
+                expected
+            );
+            let le: Vec<Vec<u8>> = bytes
+                .iter()
+                .map(|b| b.iter().rev().copied().collect())
+                .collect();
+            let le_slices: Vec<&[u8]> = le.iter().map(|b| b.as_slice()).collect();
+            assert_eq!(
+                ct.hash_bytes_le(&le_slices),
+                hashv_bytes_over(&perm, $t, true, &le_slices, 16)
+            );
+            assert_eq!(
+                ct.hash_bytes_be(&[&[0xff; 32]]),
+                Err(Error::InputLargerThanModulus { index: 0 })
+            );
+
+            let leaves: Vec<Felt252> = (0..11u64).map(Felt252::from_u64).collect();
+            let root = merkle_root_over(&perm, $t, &leaves).unwrap()[0];
+            assert_eq!(ct.merkle_root(&leaves), Ok(root));
+            assert_eq!(runtime.merkle_root(&leaves), Ok(root));
+            let leaf_digests: Vec<[Felt252; 1]> = leaves.iter().map(|&l| [l]).collect();
+            assert_eq!(ct.merkle_root_digests(&leaf_digests), Ok([root]));
+            assert_eq!(runtime.merkle_root(&[]), Err(Error::EmptyInput));
+
+            let mut states: Vec<[Felt252; $t]> = (0..9u64)
+                .map(|k| core::array::from_fn(|i| Felt252::from_u64(k * 31 + i as u64)))
+                .collect();
+            let expected: Vec<Vec<Felt252>> = states.iter().map(|s| perm(s)).collect();
+            let mut flat = states.as_flattened().to_vec();
+            ct.permute_batch(&mut states);
+            runtime.permute_batch(&mut flat).unwrap();
+            assert_eq!(
+                states.iter().map(|s| s.to_vec()).collect::<Vec<_>>(),
+                expected
+            );
+            assert_eq!(flat, expected.concat());
+        }};
+    }
+    check!(3, 83, stark252::ct::t3(), stark252::poseidon1_t3());
+    check!(4, 84, stark252::ct::t4(), stark252::poseidon1_t4());
+    check!(5, 84, stark252::ct::t5(), stark252::poseidon1_t5());
+    check!(9, 84, stark252::ct::t9(), stark252::poseidon1_t9());
+}
+
 proptest::proptest! {
     /// Any message (any length up to 40, any 32-byte integers reduced mod p) hashes as
     /// starknet-crypto hashes it, and its first two elements as `poseidon_hash` and

@@ -1,6 +1,6 @@
 //! Arbitrary sponge parameters -> on one shipped instance, `Sponge::new` fails exactly on the
 //! documented errors (empty input, rate outside `1..t`, a capacity below 248 bits, zero
-//! outputs) and otherwise one-shot
+//! outputs, a digest below 248 bits) and otherwise one-shot
 //! hashing on both paths and streaming in arbitrary pieces equal the textbook sponge.
 //!
 //! Layout: bytes 0-4 pick the instance, the rate (any byte value), the input length (at most
@@ -13,7 +13,8 @@ use fast_poseidon2::Error;
 use fast_poseidon2::field::PrimeField;
 use fast_poseidon2::modes::{Permutation, Sponge};
 
-/// The textbook capacity rule for `perm`'s field: (required capacity elements, bits per element).
+/// The textbook capacity and digest rule for `perm`'s field: (required capacity and digest
+/// elements, bits per element).
 fn capacity_rule<P: Permutation>(_: &P) -> (usize, u32)
 where
     P::Field: PrimeField,
@@ -48,6 +49,11 @@ pub fn run(data: &[u8]) {
             })
         } else if out == 0 {
             Err(Error::ZeroOutputs)
+        } else if out < capacity_rule(ct).0 {
+            Err(Error::DigestTooShort {
+                digest_bits: out as u32 * capacity_rule(ct).1,
+                required_bits: 248,
+            })
         } else {
             Ok(())
         };

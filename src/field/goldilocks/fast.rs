@@ -95,19 +95,7 @@ pub(crate) const fn reduce128(x: u128) -> u64 {
     // 32 it is `EPSILON` or 0 (arithmetic, not a select: see `carry_times_epsilon`).
     let d = (lo as u128).wrapping_sub(hi_hi as u128);
     let t0 = (d as u64) - (((d >> 64) as u64) >> 32);
-    let sum = t0 as u128 + (hi_lo * EPSILON) as u128;
-    // The correction is added in `u128` and truncated, not written as `(sum as u64) +
-    // carry_times_epsilon(sum)`. With that form LLVM narrows the carry to a 64-bit compare, and
-    // under AVX-512 (`-C target-cpu=native`) the SLP vectoriser packs the tails of independent
-    // reductions (the state lanes of a layer, the `x^3` and `x^4` of the S-box) into xmm/ymm
-    // registers: every product is moved over with `vmovq`/`vpunpcklqdq`/`vinserti128`, reduced
-    // with `vpsubq`/`vpcmpltuq`/masked `vpaddq`, and moved back with `vpextrq` for the next
-    // `mulx`. The transfers lengthen the dependency chain of the partial rounds and made the
-    // Goldilocks permutations 1.5-1.7x slower than the default build. A `u128` addition is too
-    // expensive to vectorise, so the SLP vectoriser leaves every reduction scalar; the low word
-    // is the same value (a wrapped sum is at most `2^64 - 2^33`, adding `EPSILON` cannot wrap),
-    // and the scalar code stays as short and branch-free (`add`, `lea`, `cmovae`).
-    (sum + if sum >> 64 != 0 { EPSILON as u128 } else { 0 }) as u64
+    fold_carry(t0 as u128 + (hi_lo * EPSILON) as u128)
 }
 
 /// `x mod p` as a lazy value in `[0, 2^64)`, for `x < 2^96` (sums of a few words, as the linear
@@ -119,8 +107,25 @@ pub(crate) const fn reduce128(x: u128) -> u64 {
 pub(crate) const fn reduce96(x: u128) -> u64 {
     let lo = x as u64;
     let hi = ((x >> 64) as u64) & EPSILON;
-    let sum = lo as u128 + (hi * EPSILON) as u128;
-    // The `u128` correction, as in `reduce128` (see there why not a `u64` select).
+    fold_carry(lo as u128 + (hi * EPSILON) as u128)
+}
+
+/// The low word of `sum` plus `EPSILON` if `sum` carried into bit 64: the last step of
+/// [`reduce128`] and [`reduce96`], for a `sum` of a `u64` and a value at most `2^64 - 2^33 + 1`,
+/// whose wrapped low word is at most `2^64 - 2^33`, so adding `EPSILON` cannot wrap again.
+#[inline(always)]
+const fn fold_carry(sum: u128) -> u64 {
+    // The correction is added in `u128` and truncated, not written as `(sum as u64) +
+    // carry_times_epsilon(sum)`. With that form LLVM narrows the carry to a 64-bit compare, and
+    // under AVX-512 (`-C target-cpu=native`) the SLP vectoriser packs the tails of independent
+    // reductions (the state lanes of a layer, the `x^3` and `x^4` of the S-box) into xmm/ymm
+    // registers: every product is moved over with `vmovq`/`vpunpcklqdq`/`vinserti128`, reduced
+    // with `vpsubq`/`vpcmpltuq`/masked `vpaddq`, and moved back with `vpextrq` for the next
+    // `mulx`. The transfers lengthen the dependency chain of the partial rounds and made the
+    // Goldilocks permutations 1.5-1.7x slower than the default build. A `u128` addition is too
+    // expensive to vectorise, so the SLP vectoriser leaves every reduction scalar; the low word
+    // is the same value (a wrapped sum is at most `2^64 - 2^33`, adding `EPSILON` cannot wrap),
+    // and the scalar code stays as short and branch-free (`add`, `lea`, `cmovae`).
     (sum + if sum >> 64 != 0 { EPSILON as u128 } else { 0 }) as u64
 }
 

@@ -86,6 +86,10 @@ fn secure(n: f64, t: f64, alpha: f64, m: f64, rf: f64, rp: f64) -> bool {
 /// `t <= 4` and `(8, 57)` for `t = 8..=24`; 64-bit fields with `d = 7` give `(8, 22)` for
 /// `t = 8..=24`. The full table is in `docs/parameters.md`.
 ///
+/// `security_level` is taken as given: it is the caller's explicit choice (the reference's
+/// function takes any level too), and a level below 128 can give fewer rounds than the shipped
+/// instances have (which all use 128). Nothing in the crate calls it with another level.
+///
 /// # Errors
 /// [`Error::InvalidFieldBits`] for `field_bits < 2`; [`Error::UnsupportedWidth`] unless
 /// [`crate::params::is_supported_width`]`(t)` (the widths the permutation supports);
