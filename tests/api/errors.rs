@@ -355,6 +355,11 @@ fn round_numbers_reject_field_sizes_below_two_bits() {
             Err(Error::InvalidFieldBits { field_bits })
         );
     }
+    // Two bits is the smallest size accepted (the bound is `< 2`, not `<= 2`).
+    assert!(!matches!(
+        round_numbers(2, 3, 5, 128, true),
+        Err(Error::InvalidFieldBits { .. })
+    ));
 }
 
 #[test]
