@@ -318,7 +318,7 @@ fn external_layer_with<A: LinearOps>(state: &mut [A], m4: fn(&mut [A])) {
 /// elements past the end of `diag_m1` are left as they are, which is not a Poseidon2 layer
 /// (instances always pass `t` entries).
 ///
-/// The t >= 4 formula `y_i = m_i x_i + sum(x)` is written once, in [`internal_layer_with`],
+/// The t >= 4 formula `y_i = m_i x_i + sum(x)` is written once, in `internal_layer_with`,
 /// for every representation and every diagonal (a table read at run time, as here, or one
 /// compiled into the code); the module docs list the overrides of
 /// [`LinearLayers::internal_layer`] and why each exists.
@@ -442,7 +442,7 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
 /// run time the diagonal products are Montgomery multiplications (classifying the entries per
 /// permutation and dispatching on the kind per element was tried and was slower, see
 /// docs/benchmarks.md); a permutation whose diagonal is one registered as compiled
-/// ([`CompiledDiagonals`], Plonky3's and SP1's) runs its partial rounds with the same generic
+/// (`permutation::CompiledDiagonals`, Plonky3's and SP1's) runs its partial rounds with the same generic
 /// layer over the classified entries as constants of the code, each product an addition
 /// chain, a shift or a Montgomery product chosen when compiling.
 impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
