@@ -164,6 +164,94 @@ pub(crate) const fn diagonal_kind(p: u32, p_inv: u32, w: u32) -> DiagonalKind {
     DiagonalKind::Generic
 }
 
+/// A constant factor `m` (an internal-diagonal entry known when compiling) with its
+/// [`DiagonalKind`]: [`Monty31::mul_classified_add`] multiplies by it with the kind's code.
+/// Built by a `const` evaluation ([`Classified::table`]), so that in an unrolled loop over a
+/// constant table each product compiles to its entry's code.
+#[derive(Clone, Copy)]
+pub(crate) struct Classified<P> {
+    kind: DiagonalKind,
+    value: Monty31<P>,
+}
+
+impl<P: Monty31Modulus> Classified<P> {
+    /// `m` (an element of the field with modulus `Q`) as an element of this field, classified;
+    /// `None` if the moduli differ.
+    pub(crate) const fn of<Q: Monty31Modulus>(m: Monty31<Q>) -> Option<Self> {
+        if P::MODULUS != Q::MODULUS {
+            return None;
+        }
+        Some(Classified {
+            kind: diagonal_kind(Monty31::<P>::P, Monty31::<P>::P_INV, m.monty),
+            value: Monty31::from_monty(m.monty),
+        })
+    }
+
+    /// Every entry of `table` classified ([`Self::of`]); `None` if the moduli differ.
+    pub(crate) const fn table<Q: Monty31Modulus, const T: usize>(
+        table: &[Monty31<Q>; T],
+    ) -> Option<[Self; T]> {
+        let Some(first) = Self::of(Monty31::<Q>::from_monty(0)) else {
+            return None;
+        };
+        let mut out = [first; T];
+        let mut i = 0;
+        while i < T {
+            let Some(c) = Self::of(table[i]) else {
+                return None;
+            };
+            out[i] = c;
+            i += 1;
+        }
+        Some(out)
+    }
+
+    /// The factor `m`.
+    #[inline(always)]
+    pub(crate) const fn value(&self) -> Monty31<P> {
+        self.value
+    }
+
+    /// Whether the product by `m` needs no Montgomery multiplication.
+    #[cfg(test)]
+    pub(crate) fn is_small(&self) -> bool {
+        self.kind != DiagonalKind::Generic
+    }
+}
+
+impl<P: Monty31Modulus> Monty31<P> {
+    /// `s + m · self` for the classified constant `m`: `±k · self` (`k <= 4`) in additions,
+    /// `±2^-n · self` with the shift of [`DiagonalKind::Halve`], otherwise the Montgomery
+    /// product; a negative small factor subtracts (`s - |m| · self`). The kind is public data
+    /// (a constant of the code once a loop over a constant table is unrolled). Same value as
+    /// `s + m · self` by [`Field::mul`].
+    #[inline(always)]
+    pub(crate) fn mul_classified_add(self, m: &Classified<P>, s: Self) -> Self {
+        let (v, negate) = match m.kind {
+            DiagonalKind::Generic => (Field::mul(self, m.value), false),
+            DiagonalKind::Small { k, negate } => {
+                let v = match k {
+                    1 => self,
+                    2 => self.doubled(),
+                    3 => self.doubled().add(self),
+                    _ => self.doubled().doubled(),
+                };
+                (v, negate)
+            }
+            DiagonalKind::Halve { n, negate } => {
+                // `x 2^-n = h - l (p - 1) / 2^n` in `(-p, p)` on the stored word `x = h 2^n + l`
+                // (see `DiagonalKind::Halve`), corrected by `p` on a borrow (a mask).
+                let x = self.monty;
+                let lc = (x & ((1 << n) - 1)) * ((Self::P - 1) >> n);
+                let (r, borrow) = (x >> n).overflowing_sub(lc);
+                let v = r.wrapping_add(Self::P & 0u32.wrapping_sub(borrow as u32));
+                (Self::from_monty(v), negate)
+            }
+        };
+        if negate { s.sub(v) } else { s.add(v) }
+    }
+}
+
 impl<P> Clone for Monty31<P> {
     #[inline(always)]
     fn clone(&self) -> Self {

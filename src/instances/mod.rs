@@ -36,8 +36,14 @@ pub mod stark252;
 mod tables;
 
 use crate::field::PrimeField;
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+use crate::field::monty31::Classified;
+use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::modes::{Permutation, digest_len};
 use crate::poseidon2::linear::LinearLayers;
+use crate::poseidon2::permutation::CompiledDiagonals;
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+use crate::poseidon2::{ct::Poseidon2Ct, permutation::run_compiled};
 
 /// A shipped Poseidon2 instance as a type: its type alias (e.g. [`bn254::Bn254T3`], the
 /// const-generic [`crate::poseidon2::ct::Poseidon2Ct`] with that instance's `t`, `R_F`, `R_P`,
@@ -80,6 +86,124 @@ pub trait Instance:
     /// The shipped permutation, in static memory (the instance's `ct` const).
     fn get() -> &'static Self;
 }
+
+/// The registry of internal diagonals compiled into the code for the 31-bit Montgomery fields
+/// (the round driver's [`CompiledDiagonals`]): the diagonals each instance module lists with
+/// [`compiled_diagonals!`] ([`plonky3`]'s BabyBear and KoalaBear permutations, [`sp1`]'s). A
+/// permutation whose diagonal table and sum scale equal a listed permutation's runs its partial
+/// rounds with that diagonal as constants of the code (same outputs).
+impl<P: Monty31Modulus> CompiledDiagonals for Monty31<P> {
+    #[inline(always)]
+    fn partial_rounds<const D: u64>(
+        state: &mut [Self],
+        internal: &[Self],
+        diag_m1: &[Self],
+        scale: Option<&Self>,
+    ) -> bool {
+        #[cfg(any(feature = "babybear", feature = "koalabear"))]
+        if plonky3::compiled_partial_rounds::<P, D>(state, internal, diag_m1, scale) {
+            return true;
+        }
+        #[cfg(feature = "koalabear")]
+        if sp1::compiled_partial_rounds::<P, D>(state, internal, diag_m1, scale) {
+            return true;
+        }
+        let _ = (state, internal, diag_m1, scale);
+        false
+    }
+}
+
+/// One permutation's internal diagonal and sum scale, classified for the field with modulus
+/// `P` ([`Classified`]), as the registry compiles them in.
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+struct CompiledTable<P, const T: usize> {
+    entries: [Classified<P>; T],
+    scale: Option<Classified<P>>,
+}
+
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+impl<P: Monty31Modulus, const T: usize> CompiledTable<P, T> {
+    /// `perm`'s diagonal and sum scale; `None` if `perm`'s field is not `P`'s (a `const`
+    /// evaluation, so that the registry's test of the field folds away).
+    const fn of<Q: Monty31Modulus, const RF: usize, const RP: usize, const D: u64>(
+        perm: &Poseidon2Ct<Monty31<Q>, T, RF, RP, D>,
+    ) -> Option<Self> {
+        let Some(entries) = Classified::table(perm.internal_diagonal_minus_one()) else {
+            return None;
+        };
+        let scale = match perm.internal_sum_scale() {
+            None => None,
+            Some(c) => match Classified::of(c) {
+                None => return None,
+                some => some,
+            },
+        };
+        Some(CompiledTable { entries, scale })
+    }
+
+    /// If `diag_m1` and `scale` are this diagonal's, runs the partial rounds with it and
+    /// returns `true`. The comparison reads public constants only.
+    #[inline(always)]
+    fn run_if_equal<const D: u64>(
+        &self,
+        state: &mut [Monty31<P>],
+        internal: &[Monty31<P>],
+        diag_m1: &[Monty31<P>],
+        scale: Option<&Monty31<P>>,
+    ) -> bool {
+        let equal = diag_m1.len() == T
+            && diag_m1
+                .iter()
+                .zip(&self.entries)
+                .all(|(d, e)| *d == e.value())
+            && scale.copied() == self.scale.map(|c| c.value());
+        if equal {
+            run_compiled::<Monty31<P>, Classified<P>, D>(
+                state,
+                internal,
+                &self.entries,
+                self.scale.as_ref(),
+            );
+        }
+        equal
+    }
+}
+
+/// Declares an instance module's `compiled_partial_rounds`, its part of the registry of
+/// internal diagonals compiled into the code (see the [`CompiledDiagonals`] impl above): the
+/// listed permutations (`ct` consts on a 31-bit Montgomery field, each with its `cfg`), tried
+/// in order.
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+macro_rules! compiled_diagonals {
+    ($($(#[$cfg:meta])* $perm:path),* $(,)?) => {
+        /// The partial rounds with the diagonal of the first listed permutation whose diagonal
+        /// table and sum scale are `diag_m1` and `scale`, if any (`true`); else `false`,
+        /// `state` untouched.
+        #[inline(always)]
+        pub(crate) fn compiled_partial_rounds<
+            P: $crate::field::monty31::Monty31Modulus,
+            const D: u64,
+        >(
+            state: &mut [$crate::field::monty31::Monty31<P>],
+            internal: &[$crate::field::monty31::Monty31<P>],
+            diag_m1: &[$crate::field::monty31::Monty31<P>],
+            scale: Option<&$crate::field::monty31::Monty31<P>>,
+        ) -> bool {
+            $(
+                $(#[$cfg])*
+                if let Some(table) = &const { super::CompiledTable::<P, _>::of(&$perm) } {
+                    if table.run_if_equal::<D>(state, internal, diag_m1, scale) {
+                        return true;
+                    }
+                }
+            )*
+            let _ = (state, internal, diag_m1, scale);
+            false
+        }
+    };
+}
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+pub(crate) use compiled_diagonals;
 
 #[cfg(any(
     feature = "bn254",
@@ -188,3 +312,97 @@ macro_rules! declare_instances {
     feature = "koalabear"
 ))]
 pub(crate) use declare_instances;
+
+#[cfg(all(test, feature = "babybear", feature = "koalabear"))]
+mod compiled_tests {
+    use super::*;
+    use crate::field::Field;
+    use crate::poseidon2::linear::{internal_layer, internal_layer_scaled};
+
+    /// The registry runs `perm`'s partial rounds with its compiled diagonal (`registered`) or
+    /// not, and when it does, the outputs equal the rounds with the table, on pseudo-random
+    /// states and round constants (a 64-bit LCG).
+    fn check<P: Monty31Modulus, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+        perm: &Poseidon2Ct<Monty31<P>, T, RF, RP, D>,
+        registered: bool,
+    ) {
+        let diag = perm.internal_diagonal_minus_one();
+        let scale = perm.internal_sum_scale();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ T as u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            Monty31::<P>::from_u64(seed >> 11)
+        };
+        for _ in 0..50 {
+            let start: [Monty31<P>; T] = core::array::from_fn(|_| next());
+            let internal: [Monty31<P>; 5] = core::array::from_fn(|_| next());
+            let mut a = start;
+            let ran = <Monty31<P> as CompiledDiagonals>::partial_rounds::<D>(
+                &mut a,
+                &internal,
+                diag,
+                scale.as_ref(),
+            );
+            assert_eq!(ran, registered);
+            if !ran {
+                assert_eq!(a, start);
+                continue;
+            }
+            let mut b = start;
+            for &c in &internal {
+                b[0] = b[0].add_sbox::<D>(c);
+                match &scale {
+                    None => internal_layer(&mut b, diag),
+                    Some(s) => internal_layer_scaled(&mut b, diag, s),
+                }
+            }
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn compiled_diagonals_equal_the_tables() {
+        check(&plonky3::ct::BABYBEAR_T16, true);
+        check(&plonky3::ct::BABYBEAR_T24, true);
+        check(&plonky3::ct::KOALABEAR_T16, true);
+        check(&plonky3::ct::KOALABEAR_T24, true);
+        check(&sp1::ct::KOALABEAR_T16, true);
+        // Not registered: Horizen Labs' diagonals, and Plonky3's with one entry changed.
+        check(&babybear::ct::T16, false);
+        check(&babybear::ct::T24, false);
+        let mut diag = *plonky3::ct::BABYBEAR_T16.internal_diagonal_minus_one();
+        diag[15] = diag[15].add(Monty31::ONE_ELEMENT);
+        check(
+            &plonky3::ct::BABYBEAR_T16.with_internal_diagonal_minus_one(diag),
+            false,
+        );
+        // SP1's diagonal without its sum scale is not SP1's.
+        let sp1_diag = *sp1::ct::KOALABEAR_T16.internal_diagonal_minus_one();
+        check(
+            &plonky3::ct::KOALABEAR_T16.with_internal_diagonal_minus_one(sp1_diag),
+            false,
+        );
+    }
+
+    /// Plonky3's diagonals are all small: no entry needs a Montgomery product.
+    #[test]
+    fn plonky3_diagonals_are_small() {
+        fn all_small<P: Monty31Modulus, const T: usize>(diag: &[Monty31<P>; T]) -> bool {
+            Classified::<P>::table(diag).is_some_and(|t| t.iter().all(|c| c.is_small()))
+        }
+        assert!(all_small(
+            plonky3::ct::BABYBEAR_T16.internal_diagonal_minus_one()
+        ));
+        assert!(all_small(
+            plonky3::ct::BABYBEAR_T24.internal_diagonal_minus_one()
+        ));
+        assert!(all_small(
+            plonky3::ct::KOALABEAR_T16.internal_diagonal_minus_one()
+        ));
+        assert!(all_small(
+            plonky3::ct::KOALABEAR_T24.internal_diagonal_minus_one()
+        ));
+    }
+}

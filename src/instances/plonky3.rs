@@ -45,3 +45,18 @@ super::declare_instances! {
     ]
 }
 // END generated.
+
+// Plonky3's internal diagonals (small entries: `±1 .. ±4`, `±2^-n`) compiled into the code: the
+// partial rounds of these permutations multiply by each entry with additions or a shift
+// (`crate::poseidon2::permutation::CompiledDiagonals`).
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+super::compiled_diagonals! {
+    #[cfg(feature = "babybear")]
+    ct::BABYBEAR_T16,
+    #[cfg(feature = "babybear")]
+    ct::BABYBEAR_T24,
+    #[cfg(feature = "koalabear")]
+    ct::KOALABEAR_T16,
+    #[cfg(feature = "koalabear")]
+    ct::KOALABEAR_T24,
+}

@@ -34,3 +34,10 @@ super::declare_instances! {
     ]
 }
 // END generated.
+
+// SP1's internal diagonal and sum scale compiled into the code
+// (`crate::poseidon2::permutation::CompiledDiagonals`): `d = 2^-32 V` has entries `2^-n`
+// (a shift) and powers of two as Montgomery words (a product by a constant).
+super::compiled_diagonals! {
+    ct::KOALABEAR_T16,
+}

@@ -148,7 +148,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     }
 
     /// `mu_i - 1` for the `T` internal diagonal entries.
-    pub fn internal_diagonal_minus_one(&self) -> &[F; T] {
+    pub const fn internal_diagonal_minus_one(&self) -> &[F; T] {
         &self.diag_m1
     }
 

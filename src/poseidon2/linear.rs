@@ -31,6 +31,11 @@
 //! - the Goldilocks batch kernel's vectors: both layers (exact 32-bit halves, fused
 //!   multiply-add with one reduction).
 //!
+//! - `Monty31` (BabyBear, KoalaBear): no override; the partial rounds of a permutation whose
+//!   diagonal is registered as compiled into the code (Plonky3's, SP1's; the registry is in
+//!   `crate::instances`) run the generic internal layer over that diagonal's constant entries
+//!   ([`LinearLayers::compiled_partial_rounds`]).
+//!
 //! The AVX-512 IFMA batch kernel's vectors run the generic layers (after normalizing what the
 //! previous layer left unreduced). A [`Field`] implemented outside this crate gets the generic
 //! layers with one line, `impl LinearLayers for MyField {}`.
@@ -39,9 +44,10 @@ use crate::MAX_WIDTH;
 use crate::field::ark::{Fast4, from_limbs, to_limbs};
 use crate::field::goldilocks::GoldilocksFast;
 use crate::field::goldilocks::fast::{reduce96, reduce128};
-use crate::field::monty31::{Monty31, Monty31Modulus};
-use crate::field::{Field, montgomery};
+use crate::field::monty31::{Classified, Monty31, Monty31Modulus};
+use crate::field::{Field, Sealed, montgomery};
 use crate::params::ExternalMatrix;
+use crate::poseidon2::permutation::CompiledDiagonals;
 use ark_ff::{Fp, MontBackend, MontConfig};
 
 /// What the external layer and the fixed t = 2, 3 internal layers need: addition and doubling.
@@ -87,6 +93,13 @@ impl<F: Field> LinearOps for F {
 pub trait DiagonalOps<C = Self>: LinearOps {
     /// `self * m` (a backend may leave the result lazily reduced).
     fn mul_diagonal(self, m: &C) -> Self;
+
+    /// `self * m + s`, one output of the internal layer; the default is exactly that (an
+    /// entry type whose product can be fused with the addition overrides it).
+    #[inline(always)]
+    fn mul_diagonal_add(self, m: &C, s: Self) -> Self {
+        self.mul_diagonal(m).linear_add(s)
+    }
 }
 
 impl<F: Field> DiagonalOps for F {
@@ -153,6 +166,25 @@ pub trait LinearLayers<C = Self>: Copy {
         Self: DiagonalOps<C>,
     {
         internal_layer_scaled(state, diag, scale);
+    }
+
+    /// The round driver's hidden hook for internal diagonals compiled into the code: if
+    /// `diag_m1` and `scale` (the internal sum scale, `None` for 1) are those of a diagonal
+    /// registered for this representation ([`CompiledDiagonals`]), runs the `R_P` partial
+    /// rounds (round constants `internal`) with it and returns `true`; otherwise returns
+    /// `false` and leaves `state` alone, and the driver runs them with the table. The default
+    /// registers none. Sealed: only this crate can call or override it.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn compiled_partial_rounds<const D: u64>(
+        state: &mut [Self],
+        internal: &[C],
+        diag_m1: &[C],
+        scale: Option<&C>,
+        _: Sealed,
+    ) -> bool {
+        let _ = (state, internal, diag_m1, scale);
+        false
     }
 }
 
@@ -286,21 +318,13 @@ fn external_layer_with<A: LinearOps>(state: &mut [A], m4: fn(&mut [A])) {
 /// elements past the end of `diag_m1` are left as they are, which is not a Poseidon2 layer
 /// (instances always pass `t` entries).
 ///
-/// The t >= 4 formula `y_i = m_i x_i + sum(x)` is written here once for every representation;
-/// the module docs list the overrides of [`LinearLayers::internal_layer`] and why each exists.
+/// The t >= 4 formula `y_i = m_i x_i + sum(x)` is written once, in `internal_layer_with`,
+/// for every representation and every diagonal (a table read at run time, as here, or one
+/// compiled into the code); the module docs list the overrides of
+/// [`LinearLayers::internal_layer`] and why each exists.
 #[inline(always)]
 pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
-    if state.len() < 2 {
-        return;
-    }
-    if state.len() <= 3 {
-        internal_layer_fixed(state);
-    } else {
-        let s = sum(state);
-        for (x, m) in state.iter_mut().zip(diag_m1) {
-            *x = x.mul_diagonal(m).linear_add(s);
-        }
-    }
+    internal_layer_with::<A, C, false>(state, diag_m1, None);
 }
 
 /// Applies the scaled internal matrix `M_I = scale·J + diag(diag)` to `state` in place: `y_i =
@@ -312,12 +336,56 @@ pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
 /// layer; instances always pass `t` entries). Fewer than two elements are left as they are.
 #[inline(always)]
 pub fn internal_layer_scaled<A: DiagonalOps<C>, C>(state: &mut [A], diag: &[C], scale: &C) {
+    internal_layer_with::<A, C, false>(state, diag, Some(scale));
+}
+
+/// The internal layer, written once: [`internal_layer`] for `scale = None`,
+/// [`internal_layer_scaled`] otherwise (same shapes and length behaviour), with entries of any
+/// type `C` the representation multiplies by ([`DiagonalOps`]): the table read at run time, or
+/// a diagonal compiled into the code (`crate::poseidon2::permutation::CompiledDiagonals`, whose
+/// entries carry how to multiply by them).
+///
+/// `COMPILED`: `diag` is a constant of the code. Then the loop over the elements is written
+/// out (the compiler does not unroll a loop of 16 or more elements whose body holds every
+/// entry kind's code; unrolled, each entry's [`DiagonalOps::mul_diagonal_add`] folds to that
+/// entry's code), and the sum is [`sum_tree`]'s, shorter in latency (the products, a few
+/// additions or a shift, no longer hide it). The formula is the same `m_i x_i + s` either way;
+/// only the shape of the loop differs, so a table read at run time keeps its loop.
+#[inline(always)]
+pub(crate) fn internal_layer_with<A: DiagonalOps<C>, C, const COMPILED: bool>(
+    state: &mut [A],
+    diag: &[C],
+    scale: Option<&C>,
+) {
     if state.len() < 2 {
         return;
     }
-    let s = sum(state).mul_diagonal(scale);
-    for (x, d) in state.iter_mut().zip(diag) {
-        *x = x.mul_diagonal(d).linear_add(s);
+    let s = match scale {
+        None if state.len() <= 3 => return internal_layer_fixed(state),
+        None if COMPILED => sum_tree(state),
+        None => sum(state),
+        Some(scale) => sum(state).mul_diagonal(scale),
+    };
+    // One output: `y_i = m_i x_i + s`.
+    macro_rules! output {
+        ($x:expr, $m:expr) => {
+            *$x = $x.mul_diagonal_add($m, s)
+        };
+    }
+    if COMPILED {
+        macro_rules! each {
+            ($($i:literal)*) => {$(
+                if let (Some(x), Some(m)) = (state.get_mut($i), diag.get($i)) {
+                    output!(x, m);
+                }
+            )*};
+        }
+        each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+        const { assert!(MAX_WIDTH == 32) };
+    } else {
+        for (x, m) in state.iter_mut().zip(diag) {
+            output!(x, m);
+        }
     }
 }
 
@@ -370,10 +438,39 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
     }
 }
 
-/// The 31-bit Montgomery fields (BabyBear, KoalaBear): the generic layers (the diagonal
-/// products are Montgomery multiplications; classifying the entries per permutation and
-/// dispatching on the kind per element was tried and was slower, see docs/benchmarks.md).
-impl<P: Monty31Modulus> LinearLayers for Monty31<P> {}
+/// The 31-bit Montgomery fields (BabyBear, KoalaBear): the generic layers. With a table read at
+/// run time the diagonal products are Montgomery multiplications (classifying the entries per
+/// permutation and dispatching on the kind per element was tried and was slower, see
+/// docs/benchmarks.md); a permutation whose diagonal is one registered as compiled
+/// (`permutation::CompiledDiagonals`, Plonky3's and SP1's) runs its partial rounds with the same generic
+/// layer over the classified entries as constants of the code, each product an addition
+/// chain, a shift or a Montgomery product chosen when compiling.
+impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
+    #[inline(always)]
+    fn compiled_partial_rounds<const D: u64>(
+        state: &mut [Self],
+        internal: &[Self],
+        diag_m1: &[Self],
+        scale: Option<&Self>,
+        _: Sealed,
+    ) -> bool {
+        <Self as CompiledDiagonals>::partial_rounds::<D>(state, internal, diag_m1, scale)
+    }
+}
+
+/// The product by a classified constant ([`Classified`], an entry of a diagonal compiled into
+/// the code): the field's [`Monty31::mul_classified_add`], the addition fused.
+impl<P: Monty31Modulus> DiagonalOps<Classified<P>> for Monty31<P> {
+    #[inline(always)]
+    fn mul_diagonal(self, m: &Classified<P>) -> Self {
+        self.mul_classified_add(m, Self::ZERO_ELEMENT)
+    }
+
+    #[inline(always)]
+    fn mul_diagonal_add(self, m: &Classified<P>, s: Self) -> Self {
+        self.mul_classified_add(m, s)
+    }
+}
 
 /// `GoldilocksFast`: both layers overridden: `u64` words are lazily reduced, so sums and products are
 /// accumulated in `u128` and reduced once per output, where the generic layers would reduce

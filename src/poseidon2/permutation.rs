@@ -6,9 +6,9 @@
 //! `M_E`); `R_P` partial rounds (add one constant to `x_0`, S-box on `x_0`, `M_I`); `R_F / 2`
 //! full rounds.
 
-use crate::field::Field;
+use crate::field::{Field, Sealed};
 use crate::params::ExternalMatrix;
-use crate::poseidon2::linear::{DiagonalOps, LinearLayers};
+use crate::poseidon2::linear::{DiagonalOps, LinearLayers, internal_layer_with};
 
 /// What the round driver does to state elements beyond the linear layers ([`LinearLayers`],
 /// whose diagonal entries have the round constants' type): a field implements it with its own
@@ -73,14 +73,106 @@ where
     for constants in first.chunks_exact(t) {
         full_round::<A, D>(state, constants, m4);
     }
-    for &c in rc.internal {
-        state[0] = state[0].add_sbox::<D>(c);
-        match rc.internal_sum_scale {
-            None => A::internal_layer(state, rc.diag_m1),
-            Some(scale) => A::internal_layer_scaled(state, rc.diag_m1, scale),
-        }
+    // A representation with diagonals compiled into the code runs the partial rounds with one
+    // of them when `diag_m1` and the sum scale are that diagonal's; otherwise they run here,
+    // with the table. Both go through `partial_rounds`.
+    let compiled = A::compiled_partial_rounds::<D>(
+        state,
+        rc.internal,
+        rc.diag_m1,
+        rc.internal_sum_scale,
+        Sealed(()),
+    );
+    if !compiled {
+        let layer = TableDiagonal {
+            diag_m1: rc.diag_m1,
+            scale: rc.internal_sum_scale,
+        };
+        partial_rounds::<A, _, D>(state, rc.internal, &layer);
     }
     for constants in last.chunks_exact(t) {
         full_round::<A, D>(state, constants, m4);
     }
+}
+
+/// The internal layer as [`partial_rounds`] applies it: the instance's diagonal table read at
+/// run time ([`TableDiagonal`]), or a diagonal compiled into the code ([`CompiledDiagonal`]).
+trait InternalLayer<A> {
+    /// Applies `M_I` to `state` in place.
+    fn apply(&self, state: &mut [A]);
+}
+
+/// The internal layer with the diagonal table and sum scale of the instance's constants,
+/// through the representation's [`LinearLayers`] (its overrides apply).
+struct TableDiagonal<'a, C> {
+    diag_m1: &'a [C],
+    scale: Option<&'a C>,
+}
+
+impl<A: LinearLayers<C> + DiagonalOps<C>, C> InternalLayer<A> for TableDiagonal<'_, C> {
+    #[inline(always)]
+    fn apply(&self, state: &mut [A]) {
+        match self.scale {
+            None => A::internal_layer(state, self.diag_m1),
+            Some(scale) => A::internal_layer_scaled(state, self.diag_m1, scale),
+        }
+    }
+}
+
+/// A diagonal compiled into the code: entries of type `E` (constants of the code, which carry
+/// how to multiply by them) and the sum scale, run by the generic internal layer with its loop
+/// written out ([`internal_layer_with`]).
+struct CompiledDiagonal<'a, E> {
+    entries: &'a [E],
+    scale: Option<&'a E>,
+}
+
+impl<A: DiagonalOps<E>, E> InternalLayer<A> for CompiledDiagonal<'_, E> {
+    #[inline(always)]
+    fn apply(&self, state: &mut [A]) {
+        internal_layer_with::<A, E, true>(state, self.entries, self.scale);
+    }
+}
+
+/// The `R_P` partial rounds: add one constant to `x_0`, S-box on `x_0`, the internal layer.
+#[inline(always)]
+fn partial_rounds<A: RoundOps, L: InternalLayer<A>, const D: u64>(
+    state: &mut [A],
+    internal: &[A::Constant],
+    layer: &L,
+) {
+    for &c in internal {
+        state[0] = state[0].add_sbox::<D>(c);
+        layer.apply(state);
+    }
+}
+
+/// The internal diagonals compiled into the code for a representation, behind
+/// [`LinearLayers::compiled_partial_rounds`]. The instances that use them register them
+/// (`crate::instances`, for the 31-bit Montgomery fields: Plonky3's and SP1's diagonals); this
+/// layer only runs them ([`run_compiled`]).
+pub(crate) trait CompiledDiagonals: RoundOps + Sized {
+    /// If `diag_m1` and `scale` are a registered diagonal's table and sum scale, runs the
+    /// partial rounds with it ([`run_compiled`]) and returns `true`; else `false`, `state`
+    /// untouched. The comparison reads public constants only.
+    fn partial_rounds<const D: u64>(
+        state: &mut [Self],
+        internal: &[Self::Constant],
+        diag_m1: &[Self::Constant],
+        scale: Option<&Self::Constant>,
+    ) -> bool;
+}
+
+/// The `R_P` partial rounds (round constants `internal`) with a diagonal compiled into the
+/// code: `entries` and `scale` are constants (e.g. `&const { .. }`), which the unrolled layer
+/// folds into each entry's code. Same outputs as the rounds with the table whose entries they
+/// are ([`DiagonalOps`] of `E`).
+#[inline(always)]
+pub(crate) fn run_compiled<A: RoundOps + DiagonalOps<E>, E, const D: u64>(
+    state: &mut [A],
+    internal: &[A::Constant],
+    entries: &[E],
+    scale: Option<&E>,
+) {
+    partial_rounds::<A, _, D>(state, internal, &CompiledDiagonal { entries, scale });
 }
