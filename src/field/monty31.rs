@@ -116,6 +116,10 @@ const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
 /// Montgomery multiplication: the classification of `m`'s stored word `w`, read by the batch
 /// kernels (`kernel_form::monty31::diagonal_kind`). The entry is public data of the instance:
 /// choosing code by it leaks nothing about the state.
+#[cfg_attr(
+    not(any(feature = "babybear", feature = "koalabear")),
+    allow(dead_code) // used by the BabyBear and KoalaBear instances and kernels only
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum DiagonalKind {
     /// No cheaper product: the Montgomery multiplication.
@@ -136,6 +140,10 @@ pub(crate) enum DiagonalKind {
 /// `2^-n = p - (p - 1) / 2^n` for `2^n | p - 1` (its product with `2^n` is
 /// `2^n p - (p - 1) = 1 mod p`), so a plain value `v` is `2^-n` exactly when `e = p - v` is
 /// `(p - 1) >> n` with `n <= tz(p - 1)`, and `n` is the difference of the bit lengths.
+#[cfg_attr(
+    not(any(feature = "babybear", feature = "koalabear")),
+    allow(dead_code) // used by the BabyBear and KoalaBear instances and kernels only
+)]
 pub(crate) const fn diagonal_kind(p: u32, p_inv: u32, w: u32) -> DiagonalKind {
     // The plain value `w 2^-32 mod p` (a Montgomery reduction of `w`).
     let q = w.wrapping_mul(p_inv);
@@ -174,6 +182,10 @@ pub(crate) struct Classified<P> {
     value: Monty31<P>,
 }
 
+#[cfg_attr(
+    not(any(feature = "babybear", feature = "koalabear")),
+    allow(dead_code) // used by the BabyBear and KoalaBear instances and kernels only
+)]
 impl<P: Monty31Modulus> Classified<P> {
     /// `m` (an element of the field with modulus `Q`) as an element of this field, classified;
     /// `None` if the moduli differ.

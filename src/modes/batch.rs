@@ -9,13 +9,12 @@
 //!
 //! Merkle trees built on it are in [`crate::modes::merkle`].
 
-use crate::field::Field;
 use crate::modes::BatchPermutation;
 use crate::poseidon2::batch_cache::BatchBackend;
 #[cfg(feature = "alloc")]
 use crate::{
     Error,
-    field::PrimeField,
+    field::{Field, PrimeField},
     modes::{Permutation, digest_len, merkle_arity},
 };
 #[cfg(feature = "alloc")]

@@ -122,6 +122,10 @@ impl<A: LinearLayers<C> + DiagonalOps<C>, C> InternalLayer<A> for TableDiagonal<
 /// A diagonal compiled into the code: entries of type `E` (constants of the code, which carry
 /// how to multiply by them) and the sum scale, run by the generic internal layer with its loop
 /// written out ([`internal_layer_with`]).
+#[cfg_attr(
+    not(any(feature = "babybear", feature = "koalabear", feature = "goldilocks")),
+    allow(dead_code) // run by the registries of `crate::instances` only
+)]
 struct CompiledDiagonal<'a, E> {
     entries: &'a [E],
     scale: Option<&'a E>,
@@ -167,6 +171,10 @@ pub(crate) trait CompiledDiagonals: RoundOps + Sized {
 /// code: `entries` and `scale` are constants (e.g. `&const { .. }`), which the unrolled layer
 /// folds into each entry's code. Same outputs as the rounds with the table whose entries they
 /// are ([`DiagonalOps`] of `E`).
+#[cfg_attr(
+    not(any(feature = "babybear", feature = "koalabear", feature = "goldilocks")),
+    allow(dead_code) // run by the registries of `crate::instances` only
+)]
 #[inline(always)]
 pub(crate) fn run_compiled<A: RoundOps + DiagonalOps<E>, E, const D: u64>(
     state: &mut [A],
