@@ -75,7 +75,7 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
         };
         if let Some((m, [x])) = fast4([self]) {
             let lazy = Fast4::<C, N>::LAZY;
-            return from_limbs(montgomery::sbox::<D>(&x, m, lazy));
+            return from_limbs(montgomery::sbox::<D, montgomery::Detected>(&x, m, lazy));
         }
         let mut y = self;
         ark_ff::Field::square_in_place(&mut y);
@@ -105,7 +105,7 @@ impl<C: MontConfig<N>, const N: usize> Field for Fp<MontBackend<C, N>, N> {
             && let Some((m, [x, c])) = fast4([self, c])
         {
             let x = montgomery::add_unreduced(&x, &c);
-            return from_limbs(montgomery::sbox::<D>(&x, m, true));
+            return from_limbs(montgomery::sbox::<D, montgomery::Detected>(&x, m, true));
         }
         self.add(c).sbox::<D>()
     }

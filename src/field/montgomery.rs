@@ -194,17 +194,85 @@ fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 /// ago goes first: a value stored just before it is read waits for the store.
 #[inline(always)]
 pub(crate) fn mul_unreduced(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    #[cfg(fast_poseidon2_simd)]
-    if super::mulx_adx::available() {
+    Detected::mul(a, b, m)
+}
+
+/// How the four-limb Montgomery products are computed: [`mul_unreduced`]'s and
+/// [`square_unreduced`]'s contracts (result and bounds), by one backend, a zero-sized type:
+/// [`Portable`], `field::mulx_adx::MulxAdx` (the kernel; its only value comes from a CPU check,
+/// and code is instantiated with it only through that value, [`with_arith`]), and [`Detected`]
+/// (checks the CPU on every product). Code generic over `Arith` run through [`with_arith`]
+/// checks the CPU once, then runs a copy compiled for one backend, with no check or branch per
+/// product.
+pub(crate) trait Arith: Copy {
+    /// [`mul_unreduced`].
+    fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4];
+    /// [`square_unreduced`].
+    fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4];
+}
+
+/// The portable products ([`mul_portable`], [`square_portable`], or their sparse-modulus forms).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl Arith for Portable {
+    #[inline(always)]
+    fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
         if m.is_sparse() {
-            return super::mulx_adx::mul_sparse(a, b, m);
+            return mul_sparse_portable(a, b, m);
         }
-        return super::mulx_adx::mul(a, b, m);
+        mul_portable(a, b, m)
     }
-    if m.is_sparse() {
-        return mul_sparse_portable(a, b, m);
+    #[inline(always)]
+    fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+        if m.is_sparse() {
+            return square_sparse_portable(a, m);
+        }
+        square_portable(a, m)
     }
-    mul_portable(a, b, m)
+}
+
+/// The MULX/ADX kernel where the CPU has it, else [`Portable`], checked on every product.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Detected;
+
+impl Arith for Detected {
+    #[inline(always)]
+    fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+        #[cfg(fast_poseidon2_simd)]
+        if super::mulx_adx::MulxAdx::detect().is_some() {
+            return super::mulx_adx::MulxAdx::mul(a, b, m);
+        }
+        Portable::mul(a, b, m)
+    }
+    #[inline(always)]
+    fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+        #[cfg(fast_poseidon2_simd)]
+        if super::mulx_adx::MulxAdx::detect().is_some() {
+            return super::mulx_adx::MulxAdx::square(a, m);
+        }
+        Portable::square(a, m)
+    }
+}
+
+/// Code to run with one [`Arith`] backend ([`with_arith`]): a generic method, which a closure
+/// cannot be.
+pub(crate) trait WithArith {
+    /// What the code returns.
+    type Output;
+    /// Runs the code with the products of `arith`'s type.
+    fn run<B: Arith>(self, arith: B) -> Self::Output;
+}
+
+/// Runs `code` with the MULX/ADX kernel if the CPU has it, else with [`Portable`]: one CPU
+/// check, then a copy of `code` compiled for that backend alone.
+#[inline(always)]
+pub(crate) fn with_arith<W: WithArith>(code: W) -> W::Output {
+    #[cfg(fast_poseidon2_simd)]
+    if let Some(kernel) = super::mulx_adx::MulxAdx::detect() {
+        return code.run(kernel);
+    }
+    code.run(Portable)
 }
 
 /// [`mul_unreduced`] in portable Rust: CIOS with the "no-carry" shortcut.
@@ -288,17 +356,7 @@ pub(crate) fn square_sparse_portable(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
 /// else [`square_portable`].
 #[inline(always)]
 pub(crate) fn square_unreduced(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    #[cfg(fast_poseidon2_simd)]
-    if super::mulx_adx::available() {
-        if m.is_sparse() {
-            return super::mulx_adx::square_sparse(a, m);
-        }
-        return super::mulx_adx::square(a, m);
-    }
-    if m.is_sparse() {
-        return square_sparse_portable(a, m);
-    }
-    square_portable(a, m)
+    Detected::square(a, m)
 }
 
 /// [`square_unreduced`] in portable Rust: the 512-bit square from 6 cross products (doubled)
@@ -349,25 +407,26 @@ fn square_wide(a: &[u64; 4]) -> [u64; 8] {
 }
 
 /// `x^D`, canonical, with the chains of [`crate::field::Field::sbox`] (`D` in 3, 5, 7, 11), for
-/// canonical `x`, or for any `x < 2p` if `lazy`. Intermediate values skip the conditional
-/// subtraction wherever the module bounds allow: only the operands squared or used as the left
-/// factor are reduced, and only when `lazy` is false (`lazy` requires `p < 2^254`).
+/// canonical `x`, or for any `x < 2p` if `lazy`, with the products of `B`. Intermediate
+/// values skip the conditional subtraction wherever the module bounds allow: only the operands
+/// squared or used as the left factor are reduced, and only when `lazy` is false (`lazy`
+/// requires `p < 2^254`).
 #[inline(always)]
-pub(crate) fn sbox<const D: u64>(x: &[u64; 4], m: &Modulus, lazy: bool) -> [u64; 4] {
+pub(crate) fn sbox<const D: u64, B: Arith>(x: &[u64; 4], m: &Modulus, lazy: bool) -> [u64; 4] {
     let left = |v: [u64; 4]| if lazy { v } else { reduce(v, m) };
     // The older operand goes first (see `mul_unreduced`): `x`, then `x3`.
-    let x2 = square_unreduced(x, m);
+    let x2 = B::square(x, m);
     let y = match D {
-        3 => mul_unreduced(x, &x2, m),
-        5 => mul_unreduced(x, &square_unreduced(&left(x2), m), m),
+        3 => B::mul(x, &x2, m),
+        5 => B::mul(x, &B::square(&left(x2), m), m),
         7 => {
-            let x3 = left(mul_unreduced(x, &x2, m));
-            mul_unreduced(&x3, &square_unreduced(&left(x2), m), m)
+            let x3 = left(B::mul(x, &x2, m));
+            B::mul(&x3, &B::square(&left(x2), m), m)
         }
         _ => {
-            let x3 = left(mul_unreduced(x, &x2, m));
-            let x4 = left(square_unreduced(&left(x2), m));
-            mul_unreduced(&x3, &square_unreduced(&x4, m), m)
+            let x3 = left(B::mul(x, &x2, m));
+            let x4 = left(B::square(&left(x2), m));
+            B::mul(&x3, &B::square(&x4, m), m)
         }
     };
     reduce(y, m)
@@ -412,33 +471,50 @@ impl<F: crate::field::Field> Limbs4<F> {
     /// `ScheduleOps::ADDITIONS_ONLY`).
     #[inline(always)]
     pub(crate) fn mix_ones_plus_diagonal(state: &mut [F], d: &[i8], last: usize) {
+        Self::mix_elements(state, d, last, Self::limbs, |e, y| {
+            if let Some(out) = F::from_montgomery_256(y, crate::field::Sealed(())) {
+                *e = out;
+            }
+        });
+    }
+
+    /// [`Self::mix_ones_plus_diagonal`] on any element type, read and written as limbs by `get`
+    /// and `set` (the field itself, or [`Mont4`]).
+    #[inline(always)]
+    fn mix_elements<E: Copy>(
+        state: &mut [E],
+        d: &[i8],
+        last: usize,
+        get: impl Fn(E) -> [u64; 4] + Copy,
+        set: impl Fn(&mut E, [u64; 4]) + Copy,
+    ) {
         let Some(m) = const { &Self::MODULUS }.as_ref() else {
             return;
         };
         let Some(&xl) = state.get(last) else {
             return;
         };
-        let limbs = Self::limbs;
         let mut r: Option<[u64; 4]> = None;
         for (i, &e) in state.iter().enumerate() {
             if i != last {
-                let x = limbs(e);
+                let x = get(e);
                 r = Some(r.map_or(x, |r| add4(&r, &x, m)));
             }
         }
         let r = r.unwrap_or([0; 4]);
-        let xl = limbs(xl);
+        let xl = get(xl);
         let s = add4(&r, &xl, m);
         let sums = (r, s);
         // The first outputs by straight-line calls, the rest in a loop: in a call with a
         // constant `i` on an instance in a `static`, `d_i` is a compile-time constant and its
         // branches fold away (the compiler does not unroll a loop over this body by itself).
-        Self::mix_element(state, d, last, sums, 0, m);
-        Self::mix_element(state, d, last, sums, 1, m);
-        Self::mix_element(state, d, last, sums, 2, m);
-        Self::mix_element(state, d, last, sums, 3, m);
+        let element = |state: &mut [E], i| mix_element(state, d, last, sums, i, m, get, set);
+        element(state, 0);
+        element(state, 1);
+        element(state, 2);
+        element(state, 3);
         for i in 4..state.len() {
-            Self::mix_element(state, d, last, sums, i, m);
+            element(state, i);
         }
     }
 
@@ -448,36 +524,123 @@ impl<F: crate::field::Field> Limbs4<F> {
         e.to_montgomery_256(crate::field::Sealed(()))
             .unwrap_or_default()
     }
+}
 
-    /// Output `i` of [`Self::mix_ones_plus_diagonal`] from `(r, s)`: `s + d_i x_i`, or
-    /// `r + (1 + d_l) x_l` for `i = last`. Nothing if `i` is out of range.
+/// A state element of a four-limb Montgomery field `F` ([`Limbs4::SUPPORTED`]) held as its
+/// canonical limbs, with its products on the backend `B` ([`Arith`]): the element type the
+/// Poseidon1 round driver runs on after one CPU check ([`with_arith`]), so that no product
+/// checks the CPU again. Every operation gives the limbs of the same canonical value as `F`'s
+/// own (same products, same operand order, same reductions).
+pub(crate) struct Mont4<F, B> {
+    limbs: [u64; 4],
+    types: core::marker::PhantomData<fn() -> (F, B)>,
+}
+
+impl<F, B> Clone for Mont4<F, B> {
     #[inline(always)]
-    fn mix_element(
-        state: &mut [F],
-        d: &[i8],
-        last: usize,
-        (r, s): ([u64; 4], [u64; 4]),
-        i: usize,
-        m: &Modulus,
-    ) {
-        let (Some(e), Some(&di)) = (state.get_mut(i), d.get(i)) else {
-            return;
-        };
-        let x = Self::limbs(*e);
-        let (base, c) = if i == last {
-            (r, di.saturating_add(1))
-        } else {
-            (s, di)
-        };
-        let y = match c {
-            0 => base,
-            1.. => add4(&base, &times_small(&x, c.unsigned_abs(), m), m),
-            _ => sub4(&base, &times_small(&x, c.unsigned_abs(), m), m),
-        };
-        if let Some(out) = F::from_montgomery_256(y, crate::field::Sealed(())) {
-            *e = out;
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F, B> Copy for Mont4<F, B> {}
+
+impl<F: crate::field::Field, B: Arith> Mont4<F, B> {
+    /// `e` with the products of `B` (whose value `_arith` shows that it may run here).
+    #[inline(always)]
+    pub(crate) fn new(e: F, _arith: B) -> Self {
+        Self::with_limbs(Limbs4::<F>::limbs(e))
+    }
+
+    #[inline(always)]
+    fn with_limbs(limbs: [u64; 4]) -> Self {
+        Mont4 {
+            limbs,
+            types: core::marker::PhantomData,
         }
     }
+
+    /// The field element (`None` only if `F` is not a four-limb Montgomery field).
+    #[inline(always)]
+    pub(crate) fn get(self) -> Option<F> {
+        F::from_montgomery_256(self.limbs, crate::field::Sealed(()))
+    }
+
+    /// `self + c` (`F::add`).
+    #[inline(always)]
+    pub(crate) fn plus(self, c: F) -> Self {
+        let Some(m) = const { &Limbs4::<F>::MODULUS }.as_ref() else {
+            return self;
+        };
+        Self::with_limbs(add4(&self.limbs, &Limbs4::<F>::limbs(c), m))
+    }
+
+    /// `self^D` (`F::sbox`: the same chain, unreduced where `p < 2^254` allows).
+    #[inline(always)]
+    pub(crate) fn power<const D: u64>(self) -> Self {
+        let Some(m) = const { &Limbs4::<F>::MODULUS }.as_ref() else {
+            return self;
+        };
+        let lazy = m.limbs[3] >> 62 == 0;
+        Self::with_limbs(sbox::<D, B>(&self.limbs, m, lazy))
+    }
+
+    /// `self + w x` (`self.add(w.mul(x))` on `F`).
+    #[inline(always)]
+    pub(crate) fn plus_product(self, w: F, x: Self) -> Self {
+        let Some(m) = const { &Limbs4::<F>::MODULUS }.as_ref() else {
+            return self;
+        };
+        let product = reduce(B::mul(&x.limbs, &Limbs4::<F>::limbs(w), m), m);
+        Self::with_limbs(add4(&self.limbs, &product, m))
+    }
+
+    /// `sum_j row[j] · state[j]` over the shorter of the two, from zero.
+    #[inline(always)]
+    pub(crate) fn dot(row: &[F], state: &[Self]) -> Self {
+        row.iter()
+            .zip(state)
+            .fold(Self::with_limbs([0; 4]), |acc, (&w, &x)| {
+                acc.plus_product(w, x)
+            })
+    }
+
+    /// [`Limbs4::mix_ones_plus_diagonal`] on these elements.
+    #[inline(always)]
+    pub(crate) fn mix_ones_plus_diagonal(state: &mut [Self], d: &[i8], last: usize) {
+        Limbs4::<F>::mix_elements(state, d, last, |e| e.limbs, |e, y| e.limbs = y);
+    }
+}
+
+/// Output `i` of [`Limbs4::mix_ones_plus_diagonal`] from `(r, s)`: `s + d_i x_i`, or
+/// `r + (1 + d_l) x_l` for `i = last`. Nothing if `i` is out of range.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn mix_element<E: Copy>(
+    state: &mut [E],
+    d: &[i8],
+    last: usize,
+    (r, s): ([u64; 4], [u64; 4]),
+    i: usize,
+    m: &Modulus,
+    get: impl Fn(E) -> [u64; 4],
+    set: impl Fn(&mut E, [u64; 4]),
+) {
+    let (Some(e), Some(&di)) = (state.get_mut(i), d.get(i)) else {
+        return;
+    };
+    let x = get(*e);
+    let (base, c) = if i == last {
+        (r, di.saturating_add(1))
+    } else {
+        (s, di)
+    };
+    let y = match c {
+        0 => base,
+        1.. => add4(&base, &times_small(&x, c.unsigned_abs(), m), m),
+        _ => sub4(&base, &times_small(&x, c.unsigned_abs(), m), m),
+    };
+    set(e, y);
 }
 
 /// `k x mod p` for canonical `x` and `k < 32`, by doubling and adding ([`add4`]) from the top

@@ -15,7 +15,7 @@
 //! this one needs about 130, and a dependent chain of products runs about 1.7 times faster on
 //! this machine (BN254, 15.8 against 27.2 ns per product, 2026-11-30).
 
-use super::montgomery::Modulus;
+use super::montgomery::{Arith, Modulus};
 
 /// Whether the CPU executes MULX and ADCX/ADOX (`std::is_x86_feature_detected!`, which caches).
 #[inline(always)]
@@ -25,6 +25,39 @@ pub(super) fn available() -> bool {
         return false;
     }
     std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
+}
+
+/// The kernel's products as a `field::montgomery::Arith` backend (the sparse ones for a sparse
+/// modulus, `Modulus::is_sparse`). Its functions, like the kernel's, may only run after
+/// [`available`] returned `true`: the only value of the type comes from [`MulxAdx::detect`],
+/// and `field::montgomery::with_arith` instantiates code with the type only through that
+/// value.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MulxAdx(());
+
+impl MulxAdx {
+    /// `Some` if [`available`] says the CPU has MULX and ADX.
+    #[inline(always)]
+    pub(super) fn detect() -> Option<Self> {
+        available().then_some(MulxAdx(()))
+    }
+}
+
+impl Arith for MulxAdx {
+    #[inline(always)]
+    fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+        if m.is_sparse() {
+            return mul_sparse(a, b, m);
+        }
+        mul(a, b, m)
+    }
+    #[inline(always)]
+    fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+        if m.is_sparse() {
+            return square_sparse(a, m);
+        }
+        square(a, m)
+    }
 }
 
 /// One row of the product: `(s0, s1, s2, s3, top) = (s0, s1, s2, s3) + a · $bi`, the low

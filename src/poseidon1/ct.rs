@@ -4,7 +4,7 @@
 
 use crate::field::Field;
 use crate::params::{MAX_WIDTH, PartialSbox};
-use crate::poseidon1::permutation::{Poseidon1Layout, Schedule, permute};
+use crate::poseidon1::permutation::{Poseidon1Layout, Schedule, permute_fixed};
 use crate::poseidon2::batch_cache::{Constants, Tables, Word};
 
 /// A Poseidon1 permutation of width `T` with `RF` full rounds, `RP` partial rounds and S-box
@@ -183,9 +183,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// [`Self::permute_mut`].
     #[inline(always)]
     pub(crate) fn permute_inlined(&self, state: &mut [F; T]) {
-        let mut local = *state;
-        permute::<F, D>(&mut local, self.schedule());
-        *state = local;
+        permute_fixed::<F, D, T>(state, self.schedule());
     }
 
     /// Returns the permutation of `input`; `input` is left untouched.

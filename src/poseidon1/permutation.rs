@@ -26,6 +26,7 @@
 //! of several states (`crate::simd`), with its constants in kernel form.
 
 use crate::field::Field;
+use crate::field::montgomery::{Arith, Limbs4, Mont4, WithArith, with_arith};
 use crate::params::{MAX_WIDTH, PartialSbox};
 use crate::poseidon2::batch_cache::{BatchBackend, Layout};
 
@@ -78,10 +79,35 @@ impl<F: Field> ScheduleOps for F {
     /// Fields stored as four Montgomery limbs (ark-ff's `Fp256` fields with `p < 2^255`:
     /// BN254, BLS12-381, the Stark field) subtract on their limbs; other fields run the dense
     /// products.
-    const ADDITIONS_ONLY: bool = crate::field::montgomery::Limbs4::<F>::SUPPORTED;
+    const ADDITIONS_ONLY: bool = Limbs4::<F>::SUPPORTED;
     #[inline(always)]
     fn mix_ones_plus_diagonal(state: &mut [F], diagonal: &[i8], last: usize) {
-        crate::field::montgomery::Limbs4::<F>::mix_ones_plus_diagonal(state, diagonal, last);
+        Limbs4::<F>::mix_ones_plus_diagonal(state, diagonal, last);
+    }
+}
+
+impl<F: Field, B: Arith> ScheduleOps for Mont4<F, B> {
+    type Constant = F;
+    #[inline(always)]
+    fn add_constant(self, c: F) -> Self {
+        self.plus(c)
+    }
+    #[inline(always)]
+    fn sbox<const D: u64>(self) -> Self {
+        self.power::<D>()
+    }
+    #[inline(always)]
+    fn dot(row: &[F], state: &[Self]) -> Self {
+        Mont4::dot(row, state)
+    }
+    #[inline(always)]
+    fn mul_add(self, w: F, x0: Self) -> Self {
+        self.plus_product(w, x0)
+    }
+    const ADDITIONS_ONLY: bool = Limbs4::<F>::SUPPORTED;
+    #[inline(always)]
+    fn mix_ones_plus_diagonal(state: &mut [Self], diagonal: &[i8], last: usize) {
+        Mont4::mix_ones_plus_diagonal(state, diagonal, last);
     }
 }
 
@@ -236,4 +262,41 @@ pub(crate) fn permute<A: ScheduleOps, const D: u64>(state: &mut [A], s: Schedule
     for _ in 0..half {
         full_round::<A, D>(state, rows.next(), mds, &mut out);
     }
+}
+
+/// [`permute`] on a state of `T` elements of the field `F`. For a four-limb Montgomery field
+/// ([`Limbs4::SUPPORTED`]: BN254, BLS12-381, the Stark field) the CPU is checked once, then the
+/// rounds run on [`Mont4`] elements whose products use the backend found (MULX/ADX or
+/// portable: one compiled copy of the rounds each), with no check per product; other fields
+/// run on their own arithmetic. The state is a local copy throughout. Same values either way.
+#[inline(always)]
+pub(crate) fn permute_fixed<F: Field, const D: u64, const T: usize>(
+    state: &mut [F; T],
+    s: Schedule<'_, F>,
+) {
+    /// The rounds on `Mont4<F, B>`, for [`with_arith`].
+    struct Rounds<'a, 'b, F, const D: u64, const T: usize> {
+        state: &'a mut [F; T],
+        schedule: Schedule<'b, F>,
+    }
+    impl<F: Field, const D: u64, const T: usize> WithArith for Rounds<'_, '_, F, D, T> {
+        type Output = ();
+        #[inline(always)]
+        fn run<B: Arith>(self, arith: B) {
+            let mut local = self.state.map(|e| Mont4::new(e, arith));
+            permute::<Mont4<F, B>, D>(&mut local, self.schedule);
+            for (e, x) in self.state.iter_mut().zip(local) {
+                if let Some(x) = x.get() {
+                    *e = x;
+                }
+            }
+        }
+    }
+    if Limbs4::<F>::SUPPORTED {
+        with_arith(Rounds::<F, D, T> { state, schedule: s });
+        return;
+    }
+    let mut local = *state;
+    permute::<F, D>(&mut local, s);
+    *state = local;
 }
