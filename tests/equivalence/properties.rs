@@ -130,7 +130,7 @@ macro_rules! instance_properties {
                     len in 1usize..3 * $t,
                     seed in elements_of(&$ct, 3 * $t),
                     rate in 1usize..=$t - $digest,
-                    out in 1usize..2 * $t,
+                    out in ($digest as usize)..2 * $t,
                     absorb_cuts in proptest::collection::vec(any::<usize>(), 0..4),
                     squeeze_cuts in proptest::collection::vec(any::<usize>(), 0..4),
                 ) {
