@@ -46,12 +46,37 @@ impl Modulus {
     /// four and the digit's `imul` ([`mul_sparse_portable`], `field::mulx_adx::mul_sparse`).
     /// The moduli are constants, so after inlining the test folds away.
     #[inline(always)]
-    pub(crate) fn is_sparse(&self) -> bool {
+    pub(crate) const fn is_sparse(&self) -> bool {
         self.limbs[0] == 1 && self.limbs[1] == 0 && self.limbs[2] == 0
+    }
+
+    /// How many canonical values may be summed without reduction before one [`reduce_sparse`]
+    /// (their sum stays below `2^256`): `floor((2^64 - 1) / (p_3 + 1))`, 31 for the Stark field.
+    /// 0 where [`reduce_sparse`] does not apply: a modulus that is not sparse, or whose top limb
+    /// `p_3` (top bit `b`) lets a quotient digit `q < 2^(64 - b)` overflow `q p_3 < 2^64` or
+    /// `q (p - 2^(192 + b)) < p`, the two facts [`reduce_sparse`] rests on.
+    pub(crate) const fn sparse_terms(&self) -> u64 {
+        let p3 = self.limbs[3];
+        if !self.is_sparse() || p3 == 0 || p3 >> 63 != 0 {
+            return 0;
+        }
+        let b = 63 - p3.leading_zeros();
+        let q_max = (u64::MAX >> b) as u128;
+        let fits = q_max * p3 as u128 <= u64::MAX as u128;
+        let one_correction = q_max * ((p3 - (1 << b)) as u128 + 1) <= p3 as u128;
+        if fits && one_correction {
+            u64::MAX / (p3 + 1)
+        } else {
+            0
+        }
     }
 }
 
-/// `x - p mod 2^(64 N)`, and whether it borrowed (`x < p`).
+/// The largest `|d_i|` of a linear layer `J + diag(d)` that [`Limbs4`] evaluates with additions
+/// (StarkWare's matrices have `|d_i| <= 5`).
+pub(crate) const MAX_DIAGONAL: i8 = 16;
+
+/// `x - p mod 2^(64 N)`, and whether it borrowed (`x < p`); `p` may be any `N`-limb value.
 ///
 /// Each limb is one `u128` difference ([`sbb`]), for the reason given at [`add_carry`]: with
 /// two `overflowing_sub`s per limb the SLP vectoriser moves the limbs through AVX-512 registers
@@ -141,6 +166,41 @@ pub(crate) fn reduce(x: [u64; 4], m: &Modulus) -> [u64; 4] {
     return super::mulx_adx::reduce(x, m);
     #[allow(unreachable_code)]
     reduce_once(x, 0, &m.limbs)
+}
+
+/// `v mod p` for any `v < 2^256` and a modulus with [`Modulus::sparse_terms`] `> 0` (the Stark
+/// field), canonical, without a branch: with `b` the top bit of `p_3`, the quotient digit
+/// `q = floor(v / 2^(192 + b))` (one shift) makes `v - q 2^(192 + b)` less than `2^(192 + b) <= p`,
+/// and `q p = q + q p_3 2^192` (two non-zero limbs) exceeds `q 2^(192 + b)` by less than `p`
+/// (`sparse_terms`' conditions); so `v - q p` lies in `(-p, p)` and one addition of `p`, masked
+/// by the borrow, makes it canonical. In baseline x86_64 assembly where the MULX/ADX module is
+/// compiled (`field::mulx_adx::reduce_sparse`), else [`reduce_sparse_portable`]: the same value.
+#[inline(always)]
+pub(crate) fn reduce_sparse(v: [u64; 4], m: &Modulus) -> [u64; 4] {
+    let q = v[3] >> (63 - m.limbs[3].leading_zeros());
+    #[cfg(fast_poseidon2_simd)]
+    return super::mulx_adx::reduce_sparse(v, q, m);
+    #[allow(unreachable_code)]
+    reduce_sparse_portable(v, q, m)
+}
+
+/// [`reduce_sparse`] in portable Rust, with its quotient digit `q` computed: `v - (q, 0, 0, q p_3)`
+/// by a borrow chain, then `p` masked by the borrow added back.
+#[inline(always)]
+pub(crate) fn reduce_sparse_portable(v: [u64; 4], q: u64, m: &Modulus) -> [u64; 4] {
+    let (d, borrow) = sub_p(&v, &[q, 0, 0, q.wrapping_mul(m.limbs[3])]);
+    plus_p_if(d, borrow, m)
+}
+
+/// `d + p mod 2^256` if `borrow`, else `d`: `p` masked, not a branch.
+#[inline(always)]
+fn plus_p_if(mut d: [u64; 4], borrow: bool, m: &Modulus) -> [u64; 4] {
+    let mask = 0u64.wrapping_sub(u64::from(borrow));
+    let mut carry = 0;
+    for (d, &p) in d.iter_mut().zip(&m.limbs) {
+        (*d, carry) = adc(*d, p & mask, carry);
+    }
+    d
 }
 
 /// The canonical integer `x` of the Montgomery form `a = x · 2^(64 N) mod p`, for `a < p`:
@@ -462,12 +522,20 @@ impl<F: crate::field::Field> Limbs4<F> {
     /// Whether [`Self::mix_ones_plus_diagonal`] applies to `F`.
     pub(crate) const SUPPORTED: bool = Self::MODULUS.is_some();
 
-    /// `state <- (J + diag(d)) · state`, `|d_i| <= 16`, computed as `y_i = s + d_i x_i`
+    /// [`Modulus::sparse_terms`] of `F`'s modulus (0 where `F` does not qualify).
+    const SPARSE_TERMS: u64 = match &Self::MODULUS {
+        Some(m) => m.sparse_terms(),
+        None => 0,
+    };
+
+    /// `state <- (J + diag(d)) · state`, `|d_i| <=` [`MAX_DIAGONAL`], computed as `y_i = s + d_i x_i`
     /// (`i != l`) with `s = r + x_l`, and `y_l = r + (1 + d_l) x_l`, with `r` the sum of every
     /// element but `x_l = x_last`: the newest element enters `y_l` by one operation (after its
     /// `(1 + d_l) x_l`), the other outputs through the one sum `s` (their `d_i x_i` are ready
-    /// before it), `2t - 1` modular operations plus the small multiples. Element by element, in
-    /// registers (no scratch array). Does nothing when `F` does not qualify (never called then:
+    /// before it), `2t - 1` modular operations plus the small multiples. Where the modulus
+    /// leaves room for `t + 16` unreduced terms ([`Modulus::sparse_terms`]: the Stark field up
+    /// to t = 15), the sums and multiples are plain integer additions and each output takes one
+    /// [`reduce_sparse`]. Element by element, in registers (no scratch array). Does nothing when `F` does not qualify (never called then:
     /// `ScheduleOps::ADDITIONS_ONLY`).
     #[inline(always)]
     pub(crate) fn mix_ones_plus_diagonal(state: &mut [F], d: &[i8], last: usize) {
@@ -494,21 +562,36 @@ impl<F: crate::field::Field> Limbs4<F> {
         let Some(&xl) = state.get(last) else {
             return;
         };
+        // Where the modulus has room for every term (the Stark field: `t + 16 <= 31`), the
+        // sums stay unreduced and each output is reduced once ([`reduce_sparse`]).
+        let lazy = state.len() as u64 + MAX_DIAGONAL as u64 <= const { Self::SPARSE_TERMS };
+        let plus = |a: &[u64; 4], b: &[u64; 4]| {
+            if lazy {
+                add_unreduced(a, b)
+            } else {
+                add4(a, b, m)
+            }
+        };
         let mut r: Option<[u64; 4]> = None;
         for (i, &e) in state.iter().enumerate() {
             if i != last {
                 let x = get(e);
-                r = Some(r.map_or(x, |r| add4(&r, &x, m)));
+                r = Some(r.map_or(x, |r| plus(&r, &x)));
             }
         }
         let r = r.unwrap_or([0; 4]);
-        let xl = get(xl);
-        let s = add4(&r, &xl, m);
-        let sums = (r, s);
+        let sums = Sums {
+            d,
+            last,
+            r,
+            s: plus(&r, &get(xl)),
+            m,
+            lazy,
+        };
         // The first outputs by straight-line calls, the rest in a loop: in a call with a
         // constant `i` on an instance in a `static`, `d_i` is a compile-time constant and its
         // branches fold away (the compiler does not unroll a loop over this body by itself).
-        let element = |state: &mut [E], i| mix_element(state, d, last, sums, i, m, get, set);
+        let element = |state: &mut [E], i| mix_element(state, i, &sums, get, set);
         element(state, 0);
         element(state, 1);
         element(state, 2);
@@ -612,44 +695,82 @@ impl<F: crate::field::Field, B: Arith> Mont4<F, B> {
     }
 }
 
-/// Output `i` of [`Limbs4::mix_ones_plus_diagonal`] from `(r, s)`: `s + d_i x_i`, or
-/// `r + (1 + d_l) x_l` for `i = last`. Nothing if `i` is out of range.
+/// What every output of [`Limbs4::mix_ones_plus_diagonal`] shares.
+#[derive(Clone, Copy)]
+struct Sums<'a> {
+    /// The diagonal `d`.
+    d: &'a [i8],
+    /// The index `l` of the element added last.
+    last: usize,
+    /// The sum of every element but `x_l`.
+    r: [u64; 4],
+    /// `r + x_l`, the sum of every element.
+    s: [u64; 4],
+    m: &'a Modulus,
+    /// Whether the sums are plain integers (below `(t + 16) p < 2^256`, [`Modulus::sparse_terms`])
+    /// and each output is reduced once by [`reduce_sparse`]; else every value is canonical.
+    lazy: bool,
+}
+
+impl Sums<'_> {
+    /// `a + b`: unreduced if `lazy`, else modular.
+    #[inline(always)]
+    fn plus(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        if self.lazy {
+            add_unreduced(a, b)
+        } else {
+            add4(a, b, self.m)
+        }
+    }
+
+    /// `k a` by [`Self::plus`].
+    #[inline(always)]
+    fn times(&self, a: &[u64; 4], k: u8) -> [u64; 4] {
+        times_small(a, k, |a, b| self.plus(a, b))
+    }
+}
+
+/// Output `i` of [`Limbs4::mix_ones_plus_diagonal`]: `s + d_i x_i`, or `r + (1 + d_l) x_l` for
+/// `i = l`, canonical. A negative multiple `-k x` is subtracted (modular), or, lazily, added as
+/// `k p - k x` (non-negative for `x < p`) and reduced with the rest. Nothing if `i` is out of
+/// range.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn mix_element<E: Copy>(
     state: &mut [E],
-    d: &[i8],
-    last: usize,
-    (r, s): ([u64; 4], [u64; 4]),
     i: usize,
-    m: &Modulus,
+    sums: &Sums<'_>,
     get: impl Fn(E) -> [u64; 4],
     set: impl Fn(&mut E, [u64; 4]),
 ) {
-    let (Some(e), Some(&di)) = (state.get_mut(i), d.get(i)) else {
+    let (Some(e), Some(&di)) = (state.get_mut(i), sums.d.get(i)) else {
         return;
     };
     let x = get(*e);
-    let (base, c) = if i == last {
-        (r, di.saturating_add(1))
+    let (base, c) = if i == sums.last {
+        (sums.r, di.saturating_add(1))
     } else {
-        (s, di)
+        (sums.s, di)
     };
+    let k = c.unsigned_abs();
     let y = match c {
         0 => base,
-        1.. => add4(&base, &times_small(&x, c.unsigned_abs(), m), m),
-        _ => sub4(&base, &times_small(&x, c.unsigned_abs(), m), m),
+        1.. => sums.plus(&base, &sums.times(&x, k)),
+        _ if sums.lazy => {
+            let base = sums.plus(&base, &sums.times(&sums.m.limbs, k));
+            sub_p(&base, &sums.times(&x, k)).0
+        }
+        _ => sub4(&base, &sums.times(&x, k), sums.m),
     };
-    set(e, y);
+    set(e, if sums.lazy { reduce_sparse(y, sums.m) } else { y });
 }
 
-/// `k x mod p` for canonical `x` and `k < 32`, by doubling and adding ([`add4`]) from the top
-/// bit of `k` down; the branches are on `k`, a public constant. Written without a loop: the
-/// caller's loop over the state's elements then has no inner loop, so the compiler unrolls it
-/// and, where the diagonal is a compile-time constant (an instance in a `static`), folds each
-/// `k` and its branches away.
+/// `k x` for `k < 32` by doubling and adding with `add` from the top bit of `k` down (modular
+/// [`add4`], or unreduced where the caller's bound allows); the branches are on `k`, a public
+/// constant. Written without a loop: the caller's loop over the state's elements then has no
+/// inner loop, so the compiler unrolls it and, where the diagonal is a compile-time constant (an
+/// instance in a `static`), folds each `k` and its branches away.
 #[inline(always)]
-fn times_small(x: &[u64; 4], k: u8, m: &Modulus) -> [u64; 4] {
+fn times_small(x: &[u64; 4], k: u8, add: impl Fn(&[u64; 4], &[u64; 4]) -> [u64; 4]) -> [u64; 4] {
     if k == 0 {
         return [0; 4];
     }
@@ -659,9 +780,9 @@ fn times_small(x: &[u64; 4], k: u8, m: &Modulus) -> [u64; 4] {
         if top <= bit {
             return acc;
         }
-        let twice = add4(&acc, &acc, m);
+        let twice = add(&acc, &acc);
         if (k >> bit) & 1 == 1 {
-            add4(&twice, x, m)
+            add(&twice, x)
         } else {
             twice
         }
@@ -673,22 +794,14 @@ fn times_small(x: &[u64; 4], k: u8, m: &Modulus) -> [u64; 4] {
 /// branch).
 #[inline(always)]
 pub(crate) fn sub4(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
-    let mut d = [0u64; 4];
-    let mut borrow = 0;
-    for i in 0..4 {
-        (d[i], borrow) = sbb(a[i], b[i], borrow);
-    }
-    let mask = 0u64.wrapping_sub(borrow);
-    let mut carry = 0;
-    for (d, &p) in d.iter_mut().zip(&m.limbs) {
-        (*d, carry) = adc(*d, p & mask, carry);
-    }
-    d
+    let (d, borrow) = sub_p(a, b);
+    plus_p_if(d, borrow, m)
 }
 
 #[cfg(all(test, feature = "stark252"))]
 mod tests {
-    //! The loop-free small multiple against repeated modular addition.
+    //! The loop-free small multiple against repeated modular addition, and the sparse
+    //! reduction against repeated subtraction.
     use super::*;
     use ark_ff::MontConfig;
 
@@ -718,9 +831,66 @@ mod tests {
         for x in xs {
             let mut want = [0u64; 4];
             for k in 0..32u8 {
-                assert_eq!(times_small(&x, k, &m), want, "{k} * {x:x?}");
+                assert_eq!(times_small(&x, k, |a, b| add4(a, b, &m)), want, "{k} * {x:x?}");
+                if k <= 17 {
+                    // The lazy layer's unreduced multiple: the same value once reduced.
+                    let lazy = times_small(&x, k, add_unreduced);
+                    assert_eq!(reduce_sparse(lazy, &m), want, "{k} * {x:x?} unreduced");
+                }
                 want = add(&want, &x, &p);
             }
         }
+    }
+
+    /// `reduce_sparse` (assembly where compiled, and portable) is `v mod p` for every `v < 2^256`
+    /// on the Stark modulus: at `q p - 1`, `q p`, `q p + 1` for every quotient `q <= 31`, at
+    /// `2^256 - 1`, and on random values; the reference subtracts `p` until below it.
+    #[test]
+    fn reduce_sparse_is_v_mod_p_below_2_256() {
+        let m = Modulus {
+            limbs: crate::stark252::Felt252Config::MODULUS.0,
+            inv: <crate::stark252::Felt252Config as MontConfig<4>>::INV,
+        };
+        let p = m.limbs;
+        assert_eq!(m.sparse_terms(), 31);
+        let below_p = |x: &[u64; 4]| x.iter().rev().lt(p.iter().rev());
+        let reference = |mut v: [u64; 4]| {
+            while !below_p(&v) {
+                v = sub_p(&v, &p).0;
+            }
+            v
+        };
+        let check = |v: [u64; 4]| {
+            let want = reference(v);
+            let q = v[3] >> (63 - p[3].leading_zeros());
+            assert_eq!(reduce_sparse(v, &m), want, "{v:x?}");
+            assert_eq!(reduce_sparse_portable(v, q, &m), want, "{v:x?} (portable)");
+        };
+        let mut multiple = [0u64; 4];
+        for _ in 0..32 {
+            check(multiple);
+            check(add_unreduced(&multiple, &[1, 0, 0, 0]));
+            if multiple != [0; 4] {
+                check(sub_p(&multiple, &[1, 0, 0, 0]).0);
+            }
+            multiple = add_unreduced(&multiple, &p);
+        }
+        check([u64::MAX; 4]);
+        let mut s = 0x5ba2_u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in 0..100_000 {
+            check([next(), next(), next(), next()]);
+        }
+        // Moduli without the structure have no lazy layer.
+        let dense = Modulus {
+            limbs: [1, 2, 0, 1 << 61],
+            inv: 0,
+        };
+        assert_eq!(dense.sparse_terms(), 0);
     }
 }

@@ -531,6 +531,52 @@ pub(super) fn reduce(x: [u64; 4], m: &Modulus) -> [u64; 4] {
     [s0, s1, s2, s3]
 }
 
+/// `v mod p` for a modulus with `Modulus::sparse_terms > 0` (`field::montgomery::reduce_sparse`,
+/// whose quotient digit `q` the caller computes): `v - (q, 0, 0, q p_3)` by `sub`/`sbb` (`q p_3`
+/// by `imul`), the borrow spread to a mask by `sbb`, and `p` masked by it added back by
+/// `add`/`adc` (the four masked limbs computed before that chain: `and` clears the carry). Baseline x86_64 instructions only: no compiler can turn the masked correction
+/// into a branch.
+#[inline(always)]
+pub(super) fn reduce_sparse(v: [u64; 4], q: u64, m: &Modulus) -> [u64; 4] {
+    let [mut s0, mut s1, mut s2, mut s3] = v;
+    // SAFETY: baseline x86_64 instructions; reads the 4 limbs of `m` (valid for reads), writes
+    // only its register operands, does not touch the stack.
+    unsafe {
+        core::arch::asm!(
+            "mov {t}, {q}",
+            "imul {t}, qword ptr [{m} + 24]",
+            "sub {s0}, {q}",
+            "sbb {s1}, 0",
+            "sbb {s2}, 0",
+            "sbb {s3}, {t}",
+            "sbb {mask}, {mask}",
+            // The masked limbs first: `and` clears the carry flag.
+            "mov {t}, qword ptr [{m}]",
+            "and {t}, {mask}",
+            "mov {q}, qword ptr [{m} + 8]",
+            "and {q}, {mask}",
+            "mov {u}, qword ptr [{m} + 16]",
+            "and {u}, {mask}",
+            "and {mask}, qword ptr [{m} + 24]",
+            "add {s0}, {t}",
+            "adc {s1}, {q}",
+            "adc {s2}, {u}",
+            "adc {s3}, {mask}",
+            s0 = inout(reg) s0,
+            s1 = inout(reg) s1,
+            s2 = inout(reg) s2,
+            s3 = inout(reg) s3,
+            q = inout(reg) q => _,
+            t = out(reg) _,
+            u = out(reg) _,
+            mask = out(reg) _,
+            m = in(reg) core::ptr::from_ref(m),
+            options(pure, readonly, nostack),
+        );
+    }
+    [s0, s1, s2, s3]
+}
+
 #[cfg(test)]
 mod tests {
     //! The switch that lets unit tests run the portable path on a CPU with BMI2 and ADX.

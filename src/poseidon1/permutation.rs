@@ -140,7 +140,7 @@ pub(crate) struct Schedule<'a, F> {
 /// The largest `|d_i|` of an MDS matrix `J + diag(d)` evaluated with additions
 /// ([`crate::poseidon1::schedule::OptimizedSchedule::mds_diagonal`]); StarkWare's matrices have
 /// `|d_i| <= 5`.
-pub const MAX_MDS_DIAGONAL: i8 = 16;
+pub const MAX_MDS_DIAGONAL: i8 = crate::field::montgomery::MAX_DIAGONAL;
 
 /// Poseidon1's [`Layout`], [`Schedule`]: the AVX-512 IFMA kernel has its round structure, the
 /// Goldilocks kernels do not (Poseidon1 batches over Goldilocks run the portable path).

@@ -520,6 +520,36 @@ fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
     }
 }
 
+/// The runtime permutations' backend hook (`BatchPermutation::permute_states_on`, behind
+/// `Poseidon2::permute_batch`) keeps the same rule as the const ones': the portable path and
+/// the field's own backend run (and equal the scalar permutation), a kernel for another field
+/// does not (`false`, states untouched).
+#[test]
+fn runtime_permute_states_on_runs_the_portable_path_and_the_fields_own_backend_only() {
+    use fast_poseidon2::modes::BatchPermutation;
+    let (bn, gl) = (bn254::poseidon2_t3(), goldilocks::poseidon2_t8());
+    let bn_input: Vec<ark_bn254::Fr> = states::<ark_bn254::Fr, 3>(9, 3).concat();
+    let gl_input: Vec<GoldilocksFast> = states::<GoldilocksFast, 8>(9, 4).concat();
+    for backend in [BatchBackend::Portable, batch_backend::<ark_bn254::Fr>()] {
+        let mut batch = bn_input.clone();
+        assert!(bn.permute_states_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch[24..], bn.permutation(&bn_input[24..]).unwrap(), "{backend:?}");
+    }
+    for backend in [BatchBackend::Portable, batch_backend::<GoldilocksFast>()] {
+        let mut batch = gl_input.clone();
+        assert!(gl.permute_states_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch[64..], gl.permutation(&gl_input[64..]).unwrap(), "{backend:?}");
+    }
+    for backend in [BatchBackend::Avx512, BatchBackend::Avx2] {
+        let mut batch = bn_input.clone();
+        assert!(!bn.permute_states_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch, bn_input, "{backend:?}");
+    }
+    let mut batch = gl_input.clone();
+    assert!(!gl.permute_states_on(BatchBackend::Avx512Ifma, &mut batch));
+    assert_eq!(batch, gl_input);
+}
+
 /// With `parallel`, how a batch is split across threads changes nothing: on pools of 1, 3 and 8
 /// threads it equals the scalar permutation state by state.
 #[cfg(feature = "parallel")]
