@@ -761,7 +761,14 @@ fn mix_element<E: Copy>(
         }
         _ => sub4(&base, &sums.times(&x, k), sums.m),
     };
-    set(e, if sums.lazy { reduce_sparse(y, sums.m) } else { y });
+    set(
+        e,
+        if sums.lazy {
+            reduce_sparse(y, sums.m)
+        } else {
+            y
+        },
+    );
 }
 
 /// `k x` for `k < 32` by doubling and adding with `add` from the top bit of `k` down (modular
@@ -831,7 +838,11 @@ mod tests {
         for x in xs {
             let mut want = [0u64; 4];
             for k in 0..32u8 {
-                assert_eq!(times_small(&x, k, |a, b| add4(a, b, &m)), want, "{k} * {x:x?}");
+                assert_eq!(
+                    times_small(&x, k, |a, b| add4(a, b, &m)),
+                    want,
+                    "{k} * {x:x?}"
+                );
                 if k <= 17 {
                     // The lazy layer's unreduced multiple: the same value once reduced.
                     let lazy = times_small(&x, k, add_unreduced);

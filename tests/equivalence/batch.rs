@@ -533,12 +533,20 @@ fn runtime_permute_states_on_runs_the_portable_path_and_the_fields_own_backend_o
     for backend in [BatchBackend::Portable, batch_backend::<ark_bn254::Fr>()] {
         let mut batch = bn_input.clone();
         assert!(bn.permute_states_on(backend, &mut batch), "{backend:?}");
-        assert_eq!(batch[24..], bn.permutation(&bn_input[24..]).unwrap(), "{backend:?}");
+        assert_eq!(
+            batch[24..],
+            bn.permutation(&bn_input[24..]).unwrap(),
+            "{backend:?}"
+        );
     }
     for backend in [BatchBackend::Portable, batch_backend::<GoldilocksFast>()] {
         let mut batch = gl_input.clone();
         assert!(gl.permute_states_on(backend, &mut batch), "{backend:?}");
-        assert_eq!(batch[64..], gl.permutation(&gl_input[64..]).unwrap(), "{backend:?}");
+        assert_eq!(
+            batch[64..],
+            gl.permutation(&gl_input[64..]).unwrap(),
+            "{backend:?}"
+        );
     }
     for backend in [BatchBackend::Avx512, BatchBackend::Avx2] {
         let mut batch = bn_input.clone();
