@@ -192,9 +192,13 @@ fn offset_limbs(p: &[u64; LIMBS]) -> [u64; LIMBS] {
         *k = if j + 1 < LIMBS { v & MASK52 } else { v };
         carry = v >> 52;
     }
-    for j in 0..LIMBS - 1 {
-        k[j] += 1 << 57;
-        k[j + 1] -= 1 << 5;
+    // Every raise before any lowering: a limb of `128 p` may be 0 (the Stark field's limbs 1
+    // and 2), and `0 - 2^5` would overflow before its `+ 2^57` (a panic in a debug build).
+    for limb in &mut k[..LIMBS - 1] {
+        *limb += 1 << 57;
+    }
+    for limb in &mut k[1..] {
+        *limb -= 1 << 5;
     }
     k
 }
