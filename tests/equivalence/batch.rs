@@ -477,85 +477,68 @@ fn runtime_batch_equals_scalar_for_sbox_degrees_three_and_eleven() {
     }
 }
 
-/// `permute_batch_on` runs the portable path for every field, the backend `batch_backend`
-/// picks for the field, and never a kernel written for another field (it returns `false` then
-/// and leaves the states alone).
+/// The backend rule of `BatchPermutation::permute_states_on` (behind `permute_batch_on` and
+/// `permute_batch`) on one permutation: on the portable path and on the backend
+/// `batch_backend` picks for the field, the flat states `input` (width `t`) come out permuted
+/// (the last one checked against `permutation`); a kernel written for another field
+/// (`foreign`) returns `false` and leaves the states alone.
+fn check_backend_rule<F, P>(
+    perm: &P,
+    input: &[F],
+    t: usize,
+    foreign: &[BatchBackend],
+    permutation: impl Fn(&[F]) -> Vec<F>,
+) where
+    F: PrimeField + LinearLayers + std::fmt::Debug,
+    P: fast_poseidon2::modes::BatchPermutation<F>,
+{
+    let last = input.len() - t;
+    for backend in [BatchBackend::Portable, batch_backend::<F>()] {
+        let mut batch = input.to_vec();
+        assert!(perm.permute_states_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch[last..], permutation(&input[last..]), "{backend:?}");
+    }
+    for &backend in foreign {
+        let mut batch = input.to_vec();
+        assert!(!perm.permute_states_on(backend, &mut batch), "{backend:?}");
+        assert_eq!(batch, input, "{backend:?}");
+    }
+}
+
+/// The backend rule (`check_backend_rule`) for the const permutations and the runtime ones
+/// (cached getters) of BN254 t = 3 and Goldilocks t = 8; and every Goldilocks kernel the CPU
+/// has runs, not only the widest one.
 #[test]
 fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
     let (bn, gl) = (bn254::ct::t3(), goldilocks::ct::t8());
-    let bn_input = states::<ark_bn254::Fr, 3>(9, 1);
-    let gl_input = states::<GoldilocksFast, 8>(9, 2);
-    for backend in [BatchBackend::Portable, batch_backend::<ark_bn254::Fr>()] {
-        let mut batch = bn_input.clone();
-        assert!(bn.permute_batch_on(backend, &mut batch), "{backend:?}");
-        assert_eq!(batch[8], bn.permutation(&bn_input[8]), "{backend:?}");
-    }
-    for backend in [BatchBackend::Portable, batch_backend::<GoldilocksFast>()] {
-        let mut batch = gl_input.clone();
-        assert!(gl.permute_batch_on(backend, &mut batch), "{backend:?}");
-        assert_eq!(batch[8], gl.permutation(&gl_input[8]), "{backend:?}");
-    }
-    for backend in [BatchBackend::Avx512, BatchBackend::Avx2] {
-        let mut batch = bn_input.clone();
-        assert!(!bn.permute_batch_on(backend, &mut batch), "{backend:?}");
-        assert_eq!(batch, bn_input, "{backend:?}");
-    }
-    let mut batch = gl_input.clone();
-    assert!(!gl.permute_batch_on(BatchBackend::Avx512Ifma, &mut batch));
-    assert_eq!(batch, gl_input);
-    // Every Goldilocks kernel the CPU has runs, not only the widest one.
+    let (bn_runtime, gl_runtime) = (bn254::poseidon2_t3(), goldilocks::poseidon2_t8());
+    let bn_input = states::<ark_bn254::Fr, 3>(9, 1).concat();
+    let gl_input = states::<GoldilocksFast, 8>(9, 2).concat();
+    let bn_foreign = [BatchBackend::Avx512, BatchBackend::Avx2];
+    let gl_foreign = [BatchBackend::Avx512Ifma];
+    let fixed = |s: &[ark_bn254::Fr]| bn.permutation(&s.try_into().unwrap()).to_vec();
+    check_backend_rule(&bn, &bn_input, 3, &bn_foreign, fixed);
+    let runtime = |s: &[ark_bn254::Fr]| bn_runtime.permutation(s).unwrap();
+    check_backend_rule(bn_runtime, &bn_input, 3, &bn_foreign, runtime);
+    let fixed = |s: &[GoldilocksFast]| gl.permutation(&s.try_into().unwrap()).to_vec();
+    check_backend_rule(&gl, &gl_input, 8, &gl_foreign, fixed);
+    let runtime = |s: &[GoldilocksFast]| gl_runtime.permutation(s).unwrap();
+    check_backend_rule(gl_runtime, &gl_input, 8, &gl_foreign, runtime);
+    let gl_states = states::<GoldilocksFast, 8>(9, 2);
     let cpu = [
         (BatchBackend::Avx512, cpu_has!("avx512f")),
         (BatchBackend::Avx2, cpu_has!("avx2")),
     ];
     for (backend, present) in cpu {
-        let mut batch = gl_input.clone();
+        let mut batch = gl_states.clone();
         let ran = gl.permute_batch_on(backend, &mut batch);
         assert_eq!(ran, SIMD_BUILD && present, "{backend:?}");
         if ran {
-            for (got, x) in batch.iter().zip(&gl_input) {
+            for (got, x) in batch.iter().zip(&gl_states) {
                 assert_eq!(*got, gl.permutation(x), "{backend:?}");
             }
         }
     }
-}
-
-/// The runtime permutations' backend hook (`BatchPermutation::permute_states_on`, behind
-/// `Poseidon2::permute_batch`) keeps the same rule as the const ones': the portable path and
-/// the field's own backend run (and equal the scalar permutation), a kernel for another field
-/// does not (`false`, states untouched).
-#[test]
-fn runtime_permute_states_on_runs_the_portable_path_and_the_fields_own_backend_only() {
-    use fast_poseidon2::modes::BatchPermutation;
-    let (bn, gl) = (bn254::poseidon2_t3(), goldilocks::poseidon2_t8());
-    let bn_input: Vec<ark_bn254::Fr> = states::<ark_bn254::Fr, 3>(9, 3).concat();
-    let gl_input: Vec<GoldilocksFast> = states::<GoldilocksFast, 8>(9, 4).concat();
-    for backend in [BatchBackend::Portable, batch_backend::<ark_bn254::Fr>()] {
-        let mut batch = bn_input.clone();
-        assert!(bn.permute_states_on(backend, &mut batch), "{backend:?}");
-        assert_eq!(
-            batch[24..],
-            bn.permutation(&bn_input[24..]).unwrap(),
-            "{backend:?}"
-        );
-    }
-    for backend in [BatchBackend::Portable, batch_backend::<GoldilocksFast>()] {
-        let mut batch = gl_input.clone();
-        assert!(gl.permute_states_on(backend, &mut batch), "{backend:?}");
-        assert_eq!(
-            batch[64..],
-            gl.permutation(&gl_input[64..]).unwrap(),
-            "{backend:?}"
-        );
-    }
-    for backend in [BatchBackend::Avx512, BatchBackend::Avx2] {
-        let mut batch = bn_input.clone();
-        assert!(!bn.permute_states_on(backend, &mut batch), "{backend:?}");
-        assert_eq!(batch, bn_input, "{backend:?}");
-    }
-    let mut batch = gl_input.clone();
-    assert!(!gl.permute_states_on(BatchBackend::Avx512Ifma, &mut batch));
-    assert_eq!(batch, gl_input);
 }
 
 /// With `parallel`, how a batch is split across threads changes nothing: on pools of 1, 3 and 8
