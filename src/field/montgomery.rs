@@ -812,23 +812,33 @@ mod tests {
     use super::*;
     use ark_ff::MontConfig;
 
+    /// The Stark field's modulus constants.
+    fn stark() -> Modulus {
+        Modulus {
+            limbs: crate::stark252::Felt252Config::MODULUS.0,
+            inv: <crate::stark252::Felt252Config as MontConfig<4>>::INV,
+        }
+    }
+
+    /// Deterministic pseudo-random words (xorshift64).
+    fn words(seed: u64) -> impl FnMut() -> u64 {
+        let mut s = seed;
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
     /// `times_small(x, k)` is `x + x + ... + x` (`k` terms) for every `k` the linear layer
     /// can ask for (`|1 + d_i| <= 17`, and 0) at `x = 0, 1, p - 1` and pseudo-random canonical
     /// `x`.
     #[test]
     fn times_small_equals_repeated_addition_for_every_k_up_to_31() {
-        let m = Modulus {
-            limbs: crate::stark252::Felt252Config::MODULUS.0,
-            inv: <crate::stark252::Felt252Config as MontConfig<4>>::INV,
-        };
+        let m = stark();
         let p = m.limbs;
-        let mut s = 0x7135_u64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = words(0x7135);
         let xs: [[u64; 4]; 53] = core::array::from_fn(|i| match i {
             0 => [0; 4],
             1 => [1, 0, 0, 0],
@@ -858,10 +868,7 @@ mod tests {
     /// `2^256 - 1`, and on random values; the reference subtracts `p` until below it.
     #[test]
     fn reduce_sparse_is_v_mod_p_below_2_256() {
-        let m = Modulus {
-            limbs: crate::stark252::Felt252Config::MODULUS.0,
-            inv: <crate::stark252::Felt252Config as MontConfig<4>>::INV,
-        };
+        let m = stark();
         let p = m.limbs;
         assert_eq!(m.sparse_terms(), 31);
         let below_p = |x: &[u64; 4]| x.iter().rev().lt(p.iter().rev());
@@ -887,13 +894,7 @@ mod tests {
             multiple = add_unreduced(&multiple, &p);
         }
         check([u64::MAX; 4]);
-        let mut s = 0x5ba2_u64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = words(0x5ba2);
         for _ in 0..100_000 {
             check([next(), next(), next(), next()]);
         }
