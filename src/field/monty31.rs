@@ -87,6 +87,21 @@ impl<P: Monty31Modulus> Monty31<P> {
         }
     }
 
+    /// The stored word `x · 2^32 mod p` (the lane a linear layer adds up without reduction).
+    #[inline(always)]
+    pub(crate) const fn word(self) -> u32 {
+        self.monty
+    }
+
+    /// The element whose stored word is `w mod p`, for any sum `w` of stored words and their
+    /// small multiples (Montgomery form is linear, so that is the element of the same sum):
+    /// one `%` by the constant `p`, which compiles to a multiplication by its inverse and
+    /// shifts (no division instruction, no branch on `w`).
+    #[inline(always)]
+    pub(crate) const fn from_wide(w: u64) -> Self {
+        Self::from_monty((w % Self::P as u64) as u32)
+    }
+
     /// The canonical integer in `[0, p)`. Constant time.
     #[inline(always)]
     pub const fn to_canonical_u32(self) -> u32 {

@@ -31,10 +31,12 @@
 //! - the Goldilocks batch kernel's vectors: both layers (exact 32-bit halves, fused
 //!   multiply-add with one reduction).
 //!
-//! - `Monty31` (BabyBear, KoalaBear): no override; the partial rounds of a permutation whose
+//! - `Monty31` (BabyBear, KoalaBear): the external layer on unreduced `u64` lanes, one
+//!   reduction per output; the partial rounds of a permutation whose
 //!   diagonal is registered as compiled into the code (Plonky3's, SP1's; the registry is in
 //!   `crate::instances`) run the generic internal layer over that diagonal's constant entries
-//!   ([`LinearLayers::compiled_partial_rounds`]).
+//!   ([`LinearLayers::compiled_partial_rounds`]), its sum taken in `u64`
+//!   ([`DiagonalOps::compiled_sum`]).
 //!
 //! The AVX-512 IFMA batch kernel's vectors run the generic layers (after normalizing what the
 //! previous layer left unreduced). A [`Field`] implemented outside this crate gets the generic
@@ -76,6 +78,20 @@ impl LinearOps for u128 {
     }
 }
 
+/// Unreduced 64-bit lanes: the 31-bit Montgomery fields run the external layer and the
+/// internal layer's sum here and reduce once per output; callers keep the values below
+/// `2^40`.
+impl LinearOps for u64 {
+    #[inline(always)]
+    fn linear_add(self, rhs: Self) -> Self {
+        self + rhs
+    }
+    #[inline(always)]
+    fn linear_double(self) -> Self {
+        self << 1
+    }
+}
+
 impl<F: Field> LinearOps for F {
     #[inline(always)]
     fn linear_add(self, rhs: Self) -> Self {
@@ -99,6 +115,14 @@ pub trait DiagonalOps<C = Self>: LinearOps {
     #[inline(always)]
     fn mul_diagonal_add(self, m: &C, s: Self) -> Self {
         self.mul_diagonal(m).linear_add(s)
+    }
+
+    /// The sum of the (non-empty) state for an internal layer whose diagonal is compiled into
+    /// the code; the default is [`sum_tree`]'s four chains of additions (a representation with
+    /// a wide accumulator overrides it with one reduction).
+    #[inline(always)]
+    fn compiled_sum(state: &[Self]) -> Self {
+        sum_tree(state)
     }
 }
 
@@ -362,7 +386,7 @@ pub(crate) fn internal_layer_with<A: DiagonalOps<C>, C, const COMPILED: bool>(
     }
     let s = match scale {
         None if state.len() <= 3 => return internal_layer_fixed(state),
-        None if COMPILED => sum_tree(state),
+        None if COMPILED => A::compiled_sum(state),
         None => sum(state),
         Some(scale) => sum(state).mul_diagonal(scale),
     };
@@ -446,6 +470,25 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
 /// layer over the classified entries as constants of the code, each product an addition
 /// chain, a shift or a Montgomery product chosen when compiling.
 impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
+    /// The generic layer on unreduced `u64` lanes (the stored words), one reduction per output
+    /// ([`Monty31::from_wide`]).
+    ///
+    /// Bounds: words are `< 2^31`; an `M4` row has coefficient sum at most 16 (7 for
+    /// Plonky3's), so block outputs are `< 2^35`, column sums over at most `MAX_WIDTH / 4 = 8`
+    /// blocks `< 2^38`, outputs `< 2^39`.
+    #[inline(always)]
+    fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
+        let mut wide = [0u64; MAX_WIDTH];
+        let wide = &mut wide[..state.len().min(MAX_WIDTH)];
+        for (w, x) in wide.iter_mut().zip(state.iter()) {
+            *w = u64::from(x.word());
+        }
+        external_layer(wide, m4);
+        for (x, &w) in state.iter_mut().zip(wide.iter()) {
+            *x = Self::from_wide(w);
+        }
+    }
+
     #[inline(always)]
     fn compiled_partial_rounds<const D: u64>(
         state: &mut [Self],
@@ -469,6 +512,22 @@ impl<P: Monty31Modulus> DiagonalOps<Classified<P>> for Monty31<P> {
     #[inline(always)]
     fn mul_diagonal_add(self, m: &Classified<P>, s: Self) -> Self {
         self.mul_classified_add(m, s)
+    }
+
+    /// `x_0 + (x_1 + ... + x_{t-1})`: the words after `x_0` added up in `u64` in four chains
+    /// (below `MAX_WIDTH · 2^31 = 2^36`) and reduced once, while `x_0`'s S-box is still being
+    /// computed; `x_0` (the partial round's S-box output, the last to arrive) then enters by
+    /// one modular addition.
+    #[inline(always)]
+    fn compiled_sum(state: &[Self]) -> Self {
+        let Some((&x0, rest)) = state.split_first() else {
+            return Self::ZERO_ELEMENT;
+        };
+        let mut w = [0u64; 4];
+        for (i, x) in rest.iter().enumerate() {
+            w[i % 4] += u64::from(x.word());
+        }
+        Self::from_wide((w[0] + w[1]) + (w[2] + w[3])).add(x0)
     }
 }
 
