@@ -65,32 +65,24 @@ pub trait LinearOps: Copy {
     }
 }
 
-/// Unreduced 128-bit lanes: a field with a wide accumulator (Goldilocks) runs the external layer
-/// here and reduces once per output; callers keep the values far below `2^128`.
-impl LinearOps for u128 {
-    #[inline(always)]
-    fn linear_add(self, rhs: Self) -> Self {
-        self + rhs
-    }
-    #[inline(always)]
-    fn linear_double(self) -> Self {
-        self << 1
-    }
+/// Unreduced integer lanes, for a field with a wide accumulator: it runs the external layer
+/// on them and reduces once per output (`u128`: Goldilocks, values far below `2^128`; `u64`:
+/// the 31-bit Montgomery fields, values below `2^40`).
+macro_rules! unreduced_lanes {
+    ($($lane:ty),*) => {$(
+        impl LinearOps for $lane {
+            #[inline(always)]
+            fn linear_add(self, rhs: Self) -> Self {
+                self + rhs
+            }
+            #[inline(always)]
+            fn linear_double(self) -> Self {
+                self << 1
+            }
+        }
+    )*};
 }
-
-/// Unreduced 64-bit lanes: the 31-bit Montgomery fields run the external layer and the
-/// internal layer's sum here and reduce once per output; callers keep the values below
-/// `2^40`.
-impl LinearOps for u64 {
-    #[inline(always)]
-    fn linear_add(self, rhs: Self) -> Self {
-        self + rhs
-    }
-    #[inline(always)]
-    fn linear_double(self) -> Self {
-        self << 1
-    }
-}
+unreduced_lanes!(u64, u128);
 
 impl<F: Field> LinearOps for F {
     #[inline(always)]
@@ -118,7 +110,7 @@ pub trait DiagonalOps<C = Self>: LinearOps {
     }
 
     /// The sum of the (non-empty) state for an internal layer whose diagonal is compiled into
-    /// the code; the default is [`sum_tree`]'s four chains of additions (a representation with
+    /// the code; the default is four chains of additions joined at the end (a representation with
     /// a wide accumulator overrides it with one reduction).
     #[inline(always)]
     fn compiled_sum(state: &[Self]) -> Self {
@@ -334,6 +326,28 @@ fn external_layer_with<A: LinearOps>(state: &mut [A], m4: fn(&mut [A])) {
     }
 }
 
+/// [`external_layer`] on wide unreduced lanes of type `W`, for a field whose sums can wait:
+/// each element is widened (`widen`), the generic layer runs on the lanes, and each output is
+/// reduced once (`narrow`). The caller's lanes must hold the layer's outputs (at most 16
+/// times a column sum of `MAX_WIDTH / 4` inputs).
+#[inline(always)]
+fn external_layer_widened<A: Copy, W: LinearOps + Default>(
+    state: &mut [A],
+    m4: ExternalMatrix,
+    widen: impl Fn(A) -> W,
+    narrow: impl Fn(W) -> A,
+) {
+    let mut wide = [W::default(); MAX_WIDTH];
+    let wide = &mut wide[..state.len().min(MAX_WIDTH)];
+    for (w, &x) in wide.iter_mut().zip(state.iter()) {
+        *w = widen(x);
+    }
+    external_layer(wide, m4);
+    for (x, &w) in state.iter_mut().zip(wide.iter()) {
+        *x = narrow(w);
+    }
+}
+
 /// Applies the internal matrix `M_I = J + diag(diag_m1)` to `state` in place.
 ///
 /// `diag_m1` has the state's length and holds `mu_i - 1`. For t = 2, 3 it is `(1, 2)` /
@@ -471,22 +485,14 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
 /// chain, a shift or a Montgomery product chosen when compiling.
 impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
     /// The generic layer on unreduced `u64` lanes (the stored words), one reduction per output
-    /// ([`Monty31::from_wide`]).
+    /// (`Monty31::from_wide`: `%` by the constant `p`).
     ///
     /// Bounds: words are `< 2^31`; an `M4` row has coefficient sum at most 16 (7 for
     /// Plonky3's), so block outputs are `< 2^35`, column sums over at most `MAX_WIDTH / 4 = 8`
     /// blocks `< 2^38`, outputs `< 2^39`.
     #[inline(always)]
     fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
-        let mut wide = [0u64; MAX_WIDTH];
-        let wide = &mut wide[..state.len().min(MAX_WIDTH)];
-        for (w, x) in wide.iter_mut().zip(state.iter()) {
-            *w = u64::from(x.word());
-        }
-        external_layer(wide, m4);
-        for (x, &w) in state.iter_mut().zip(wide.iter()) {
-            *x = Self::from_wide(w);
-        }
+        external_layer_widened(state, m4, |x| u64::from(x.word()), Self::from_wide);
     }
 
     #[inline(always)]
@@ -542,15 +548,12 @@ impl LinearLayers for GoldilocksFast {
     /// blocks `< 2^71`, outputs `< 2^72`, within `reduce96`'s bound.
     #[inline(always)]
     fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
-        let mut wide = [0u128; MAX_WIDTH];
-        let wide = &mut wide[..state.len().min(MAX_WIDTH)];
-        for (w, x) in wide.iter_mut().zip(state.iter()) {
-            *w = u128::from(x.0);
-        }
-        external_layer(wide, m4);
-        for (x, &w) in state.iter_mut().zip(wide.iter()) {
-            x.0 = reduce96(w);
-        }
+        external_layer_widened(
+            state,
+            m4,
+            |x| u128::from(x.0),
+            |w| GoldilocksFast(reduce96(w)),
+        );
     }
 
     /// `y_i = m_i x_i + s`, each output reduced once, with the sum `s` left unreduced in `u128`:
