@@ -528,14 +528,15 @@ impl<F: crate::field::Field> Limbs4<F> {
         None => 0,
     };
 
-    /// `state <- (J + diag(d)) · state`, `|d_i| <=` [`MAX_DIAGONAL`], computed as `y_i = s + d_i x_i`
-    /// (`i != l`) with `s = r + x_l`, and `y_l = r + (1 + d_l) x_l`, with `r` the sum of every
-    /// element but `x_l = x_last`: the newest element enters `y_l` by one operation (after its
-    /// `(1 + d_l) x_l`), the other outputs through the one sum `s` (their `d_i x_i` are ready
-    /// before it), `2t - 1` modular operations plus the small multiples. Where the modulus
-    /// leaves room for `t + 16` unreduced terms ([`Modulus::sparse_terms`]: the Stark field up
-    /// to t = 15), the sums and multiples are plain integer additions and each output takes one
-    /// [`reduce_sparse`]. Element by element, in registers (no scratch array). Does nothing when `F` does not qualify (never called then:
+    /// `state <- (J + diag(d)) · state`, `|d_i| <=` [`MAX_DIAGONAL`], computed as
+    /// `y_i = s + d_i x_i` (`i != l`) with `s = r + x_l`, and `y_l = r + (1 + d_l) x_l`, with `r`
+    /// the sum of every element but `x_l = x_last`: the newest element enters `y_l` by one
+    /// operation (after its `(1 + d_l) x_l`), the other outputs through the one sum `s` (their
+    /// `d_i x_i` are ready before it), `2t - 1` modular operations plus the small multiples.
+    /// Where the modulus leaves room for `t + 16` unreduced terms ([`Modulus::sparse_terms`]:
+    /// the Stark field up to t = 15), the sums and multiples are plain integer additions and
+    /// each output takes one [`reduce_sparse`]. Element by element, in registers (no scratch
+    /// array). Does nothing when `F` does not qualify (never called then:
     /// `ScheduleOps::ADDITIONS_ONLY`).
     #[inline(always)]
     pub(crate) fn mix_ones_plus_diagonal(state: &mut [F], d: &[i8], last: usize) {

@@ -533,9 +533,10 @@ pub(super) fn reduce(x: [u64; 4], m: &Modulus) -> [u64; 4] {
 
 /// `v mod p` for a modulus with `Modulus::sparse_terms > 0` (`field::montgomery::reduce_sparse`,
 /// whose quotient digit `q` the caller computes): `v - (q, 0, 0, q p_3)` by `sub`/`sbb` (`q p_3`
-/// by `imul`), the borrow spread to a mask by `sbb`, and `p` masked by it added back by
-/// `add`/`adc` (the four masked limbs computed before that chain: `and` clears the carry). Baseline x86_64 instructions only: no compiler can turn the masked correction
-/// into a branch.
+/// by `imul`), the borrow spread to a mask by `sbb` (`mask - mask - CF`, whatever `mask` held),
+/// and `p` masked by it added back by `add`/`adc` (the four masked limbs computed before that
+/// chain: `and` clears the carry). Baseline x86_64 instructions only: no compiler can turn the
+/// masked correction into a branch.
 #[inline(always)]
 pub(super) fn reduce_sparse(v: [u64; 4], q: u64, m: &Modulus) -> [u64; 4] {
     let [mut s0, mut s1, mut s2, mut s3] = v;

@@ -513,7 +513,8 @@ fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
     let (bn, gl) = (bn254::ct::t3(), goldilocks::ct::t8());
     let (bn_runtime, gl_runtime) = (bn254::poseidon2_t3(), goldilocks::poseidon2_t8());
     let bn_input = states::<ark_bn254::Fr, 3>(9, 1).concat();
-    let gl_input = states::<GoldilocksFast, 8>(9, 2).concat();
+    let gl_states = states::<GoldilocksFast, 8>(9, 2);
+    let gl_input = gl_states.concat();
     let bn_foreign = [BatchBackend::Avx512, BatchBackend::Avx2];
     let gl_foreign = [BatchBackend::Avx512Ifma];
     let fixed = |s: &[ark_bn254::Fr]| bn.permutation(&s.try_into().unwrap()).to_vec();
@@ -524,7 +525,6 @@ fn permute_batch_on_runs_the_portable_path_and_the_fields_own_backend_only() {
     check_backend_rule(&gl, &gl_input, 8, &gl_foreign, fixed);
     let runtime = |s: &[GoldilocksFast]| gl_runtime.permutation(s).unwrap();
     check_backend_rule(gl_runtime, &gl_input, 8, &gl_foreign, runtime);
-    let gl_states = states::<GoldilocksFast, 8>(9, 2);
     let cpu = [
         (BatchBackend::Avx512, cpu_has!("avx512f")),
         (BatchBackend::Avx2, cpu_has!("avx2")),
