@@ -229,15 +229,22 @@ pub(crate) mod monty31 {
         }
     }
 
-    /// The internal-diagonal entry `c` in kernel form: [`word`] with elements 3 and 4 its
-    /// kind and data ([`diagonal_kind`]), computed once when a permutation's batch cache is
-    /// filled.
+    /// The internal-diagonal entry `c` in kernel form: [`stored_diagonal_word`] of its stored
+    /// word, computed once when a permutation's batch cache is filled.
+    pub(crate) fn diagonal_word<F: Field>(m: &Modulus, c: F) -> [u64; 5] {
+        stored_diagonal_word(m, c.to_monty31_word(Sealed(())).unwrap_or(0))
+    }
+
+    /// The internal-diagonal entry whose stored word is `w` in kernel form: [`word`] with
+    /// elements 3 and 4 its kind and data ([`diagonal_kind`]). A `const fn`, so that the
+    /// registry of diagonals compiled into the code (`crate::instances`) builds the kernel's
+    /// tables when compiling.
     ///
     /// For a [`HALVE`] entry (which needs neither the quotient factor nor `w - p`) elements 1
     /// and 2 are `n` and `(p - 1) >> n`, and element 4 the mask `2^n - 1`, each in the low
     /// 32 bits of its word, so that the kernel broadcasts them straight from memory.
-    pub(crate) fn diagonal_word<F: Field>(m: &Modulus, c: F) -> [u64; 5] {
-        let [w, q, s, _, _] = word(m, c);
+    pub(crate) const fn stored_diagonal_word(m: &Modulus, w: u32) -> [u64; 5] {
+        let [w, q, s, _, _] = stored_word(m, w);
         let (kind, data) = diagonal_kind(m, w as u32);
         if kind & 0xff == HALVE {
             [w, kind >> 16, data >> 32, kind, data & 0xffff_ffff]
@@ -252,11 +259,15 @@ pub(crate) mod monty31 {
     /// the S-box's signed input. The kernel fills elements 3 and 4 of the diagonal entries
     /// ([`diagonal_kind`]) per batch call.
     pub(crate) fn word<F: Field>(m: &Modulus, c: F) -> [u64; 5] {
-        let w = c.to_monty31_word(Sealed(())).unwrap_or(0);
+        stored_word(m, c.to_monty31_word(Sealed(())).unwrap_or(0))
+    }
+
+    /// [`word`] of the constant whose stored word is `w`.
+    const fn stored_word(m: &Modulus, w: u32) -> [u64; 5] {
         [
-            u64::from(w),
-            u64::from(w.wrapping_mul(m.p_inv)),
-            u64::from(w.wrapping_sub(m.p)),
+            w as u64,
+            w.wrapping_mul(m.p_inv) as u64,
+            w.wrapping_sub(m.p) as u64,
             0,
             0,
         ]

@@ -105,6 +105,13 @@ pub(crate) trait SboxOps: Copy {
     fn sbox_square(self) -> Self;
     /// `self * rhs`.
     fn sbox_mul(self, rhs: Self) -> Self;
+    /// `self * rhs` as the last step of a chain: [`SboxOps::sbox_mul`] unless a backend leaves
+    /// the chain's result in a form of its own, which its caller then reads (the 31-bit batch
+    /// kernel keeps each product where the multiplication put it).
+    #[inline(always)]
+    fn sbox_mul_last(self, rhs: Self) -> Self {
+        self.sbox_mul(rhs)
+    }
 }
 
 impl<F: Field> SboxOps for F {
@@ -126,10 +133,10 @@ pub(crate) fn sbox_chain<T: SboxOps, const D: u64>(x: T) -> T {
     const { assert!(is_supported_degree(D), "S-box degree must be 3, 5, 7 or 11") };
     let x2 = x.sbox_square();
     match D {
-        3 => x2.sbox_mul(x),
-        5 => x2.sbox_square().sbox_mul(x),
-        7 => x2.sbox_square().sbox_mul(x2.sbox_mul(x)),
-        _ => x2.sbox_square().sbox_square().sbox_mul(x2.sbox_mul(x)),
+        3 => x2.sbox_mul_last(x),
+        5 => x2.sbox_square().sbox_mul_last(x),
+        7 => x2.sbox_square().sbox_mul_last(x2.sbox_mul(x)),
+        _ => x2.sbox_square().sbox_square().sbox_mul_last(x2.sbox_mul(x)),
     }
 }
 

@@ -37,11 +37,19 @@ mod tables;
 
 use crate::field::PrimeField;
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
+use crate::field::kernel_form::monty31::{Modulus, inverse, stored_diagonal_word};
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
 use crate::field::monty31::Classified;
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::modes::{Permutation, digest_len};
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+use crate::poseidon2::batch_cache::Word;
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+use crate::poseidon2::linear::DiagonalOps;
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::CompiledDiagonals;
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+use crate::poseidon2::permutation::RoundOps;
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
 use crate::poseidon2::{ct::Poseidon2Ct, permutation::run_compiled};
 
@@ -91,7 +99,8 @@ pub trait Instance:
 /// (the round driver's [`CompiledDiagonals`]): the diagonals each instance module lists with
 /// [`compiled_diagonals!`] ([`plonky3`]'s BabyBear and KoalaBear permutations, [`sp1`]'s). A
 /// permutation whose diagonal table and sum scale equal a listed permutation's runs its partial
-/// rounds with that diagonal as constants of the code (same outputs).
+/// rounds with that diagonal as constants of the code (same outputs). The batch kernels read
+/// the same registry ([`compiled_kernel_partial_rounds`]).
 impl<P: Monty31Modulus> CompiledDiagonals for Monty31<P> {
     #[inline(always)]
     fn partial_rounds<const D: u64>(
@@ -113,16 +122,79 @@ impl<P: Monty31Modulus> CompiledDiagonals for Monty31<P> {
     }
 }
 
-/// One permutation's internal diagonal and sum scale, classified for the field with modulus
-/// `P` ([`Classified`]), as the registry compiles them in.
+/// The registry of [`CompiledDiagonals`] for the 31-bit Montgomery batch kernels
+/// (`crate::simd`'s `monty31`), whose state elements `A` are vectors over the field `F` and
+/// whose constants are kernel words ([`Word`]): if `diag_m1` and `scale` are a listed
+/// permutation's (same field, same entries), runs the partial rounds with its diagonal in kernel
+/// form as constants of the code and returns `true`; else `false`, `state` untouched.
+#[cfg(fast_poseidon2_simd)]
+#[inline(always)]
+pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64>(
+    state: &mut [A],
+    internal: &[Word],
+    diag_m1: &[Word],
+    scale: Option<&Word>,
+) -> bool
+where
+    F: crate::field::Field,
+    A: RoundOps<Constant = Word> + DiagonalOps<Word>,
+{
+    #[cfg(any(feature = "babybear", feature = "koalabear"))]
+    if plonky3::compiled_kernel_partial_rounds::<F, A, D>(state, internal, diag_m1, scale) {
+        return true;
+    }
+    #[cfg(feature = "koalabear")]
+    if sp1::compiled_kernel_partial_rounds::<F, A, D>(state, internal, diag_m1, scale) {
+        return true;
+    }
+    let _ = (state, internal, diag_m1, scale);
+    false
+}
+
+/// An entry of a diagonal table, compared with a compiled one by its stored word (the
+/// registry compares only tables of one field, where equal words are equal entries).
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
-struct CompiledTable<P, const T: usize> {
-    entries: [Classified<P>; T],
-    scale: Option<Classified<P>>,
+trait StoredWord {
+    /// The entry's stored word, `m 2^32 mod p`.
+    fn stored_word(&self) -> u32;
 }
 
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
-impl<P: Monty31Modulus, const T: usize> CompiledTable<P, T> {
+impl<P: Monty31Modulus> StoredWord for Monty31<P> {
+    #[inline(always)]
+    fn stored_word(&self) -> u32 {
+        self.word()
+    }
+}
+
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+impl<P: Monty31Modulus> StoredWord for Classified<P> {
+    #[inline(always)]
+    fn stored_word(&self) -> u32 {
+        self.value().word()
+    }
+}
+
+/// A kernel word's element 0 is the stored word (`field::kernel_form::monty31`).
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+impl StoredWord for Word {
+    #[inline(always)]
+    fn stored_word(&self) -> u32 {
+        self[0] as u32
+    }
+}
+
+/// One permutation's internal diagonal and sum scale as the registry compiles them in, with
+/// entries of type `E`: classified field elements ([`Classified`], the scalar rounds) or kernel
+/// words ([`Word`], the batch kernels).
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+struct CompiledTable<E, const T: usize> {
+    entries: [E; T],
+    scale: Option<E>,
+}
+
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+impl<P: Monty31Modulus, const T: usize> CompiledTable<Classified<P>, T> {
     /// `perm`'s diagonal and sum scale; `None` if `perm`'s field is not `P`'s (a `const`
     /// evaluation, so that the registry's test of the field folds away).
     const fn of<Q: Monty31Modulus, const RF: usize, const RP: usize, const D: u64>(
@@ -140,39 +212,86 @@ impl<P: Monty31Modulus, const T: usize> CompiledTable<P, T> {
         };
         Some(CompiledTable { entries, scale })
     }
+}
 
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+impl<const T: usize> CompiledTable<Word, T> {
+    /// `perm`'s diagonal and sum scale in the 31-bit kernels' form for the field `F`
+    /// (`field::kernel_form::monty31::stored_diagonal_word`); `None` if `F` is not `perm`'s
+    /// field (a `const` evaluation, as [`CompiledTable::of`]).
+    #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
+    const fn kernel<F, Q, const RF: usize, const RP: usize, const D: u64>(
+        perm: &Poseidon2Ct<Monty31<Q>, T, RF, RP, D>,
+    ) -> Option<Self>
+    where
+        F: crate::field::Field,
+        Q: Monty31Modulus,
+    {
+        match F::MONTY31_MODULUS {
+            Some(p) if p == Q::MODULUS => {}
+            _ => return None,
+        }
+        let m = Modulus {
+            p: Q::MODULUS,
+            p_inv: inverse(Q::MODULUS),
+        };
+        let diag = perm.internal_diagonal_minus_one();
+        let mut entries = [[0; 5]; T];
+        let mut i = 0;
+        while i < T {
+            entries[i] = stored_diagonal_word(&m, diag[i].word());
+            i += 1;
+        }
+        let scale = match perm.internal_sum_scale() {
+            None => None,
+            Some(c) => Some(stored_diagonal_word(&m, c.word())),
+        };
+        Some(CompiledTable { entries, scale })
+    }
+}
+
+#[cfg(any(feature = "babybear", feature = "koalabear"))]
+impl<E: StoredWord, const T: usize> CompiledTable<E, T> {
     /// If `diag_m1` and `scale` are this diagonal's, runs the partial rounds with it and
     /// returns `true`. The comparison reads public constants only.
     #[inline(always)]
-    fn run_if_equal<const D: u64>(
+    fn run_if_equal<A, const D: u64>(
         &self,
-        state: &mut [Monty31<P>],
-        internal: &[Monty31<P>],
-        diag_m1: &[Monty31<P>],
-        scale: Option<&Monty31<P>>,
-    ) -> bool {
+        state: &mut [A],
+        internal: &[A::Constant],
+        diag_m1: &[A::Constant],
+        scale: Option<&A::Constant>,
+    ) -> bool
+    where
+        A: RoundOps<Constant: StoredWord> + DiagonalOps<E>,
+    {
+        let word = |e: Option<&E>| e.map(StoredWord::stored_word);
         let equal = diag_m1.len() == T
             && diag_m1
                 .iter()
                 .zip(&self.entries)
-                .all(|(d, e)| *d == e.value())
-            && scale.copied() == self.scale.map(|c| c.value());
+                .all(|(d, e)| d.stored_word() == e.stored_word())
+            && scale.map(StoredWord::stored_word) == word(self.scale.as_ref());
+        // A copy of the state in a local array of the table's width: every access to it is at
+        // a constant index, so the compiler keeps it in registers across the rounds (through
+        // `state` itself, which the caller also indexes at run time, it stores every element
+        // back after each round).
+        let Ok(state) = <&mut [A; T]>::try_from(state) else {
+            return false;
+        };
         if equal {
-            run_compiled::<Monty31<P>, Classified<P>, D>(
-                state,
-                internal,
-                &self.entries,
-                self.scale.as_ref(),
-            );
+            let mut local = *state;
+            run_compiled::<A, E, D>(&mut local, internal, &self.entries, self.scale.as_ref());
+            *state = local;
         }
         equal
     }
 }
 
-/// Declares an instance module's `compiled_partial_rounds`, its part of the registry of
-/// internal diagonals compiled into the code (see the [`CompiledDiagonals`] impl above): the
-/// listed permutations (`ct` consts on a 31-bit Montgomery field, each with its `cfg`), tried
-/// in order.
+/// Declares an instance module's part of the registry of internal diagonals compiled into the
+/// code (see the [`CompiledDiagonals`] impl above): its `compiled_partial_rounds` (scalar) and
+/// `compiled_kernel_partial_rounds` (batch kernels) try the listed permutations (`ct` consts on
+/// a 31-bit Montgomery field, each with its `cfg`) in order.
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
 macro_rules! compiled_diagonals {
     ($($(#[$cfg:meta])* $perm:path),* $(,)?) => {
@@ -191,8 +310,36 @@ macro_rules! compiled_diagonals {
         ) -> bool {
             $(
                 $(#[$cfg])*
-                if let Some(table) = &const { super::CompiledTable::<P, _>::of(&$perm) } {
-                    if table.run_if_equal::<D>(state, internal, diag_m1, scale) {
+                if let Some(table) = &const { super::CompiledTable::<$crate::field::monty31::Classified<P>, _>::of(&$perm) } {
+                    if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
+                        return true;
+                    }
+                }
+            )*
+            let _ = (state, internal, diag_m1, scale);
+            false
+        }
+
+        /// [`compiled_partial_rounds`] for a batch kernel over the field `F` (state elements
+        /// `A`, constants in kernel form).
+        #[cfg(fast_poseidon2_simd)]
+        #[inline(always)]
+        pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64>(
+            state: &mut [A],
+            internal: &[$crate::poseidon2::batch_cache::Word],
+            diag_m1: &[$crate::poseidon2::batch_cache::Word],
+            scale: Option<&$crate::poseidon2::batch_cache::Word>,
+        ) -> bool
+        where
+            F: $crate::field::Field,
+            A: $crate::poseidon2::permutation::RoundOps<
+                Constant = $crate::poseidon2::batch_cache::Word,
+            > + $crate::poseidon2::linear::DiagonalOps<$crate::poseidon2::batch_cache::Word>,
+        {
+            $(
+                $(#[$cfg])*
+                if let Some(table) = &const { super::CompiledTable::<$crate::poseidon2::batch_cache::Word, _>::kernel::<F, _, _, _, _>(&$perm) } {
+                    if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
                         return true;
                     }
                 }
@@ -352,7 +499,7 @@ mod compiled_tests {
             }
             let mut b = start;
             for &c in &internal {
-                b[0] = b[0].add_sbox::<D>(c);
+                b[0] = Field::add_sbox::<D>(b[0], c);
                 match &scale {
                     None => internal_layer(&mut b, diag),
                     Some(s) => internal_layer_scaled(&mut b, diag, s),

@@ -47,8 +47,8 @@ super::declare_instances! {
 // END generated.
 
 // Plonky3's internal diagonals (small entries: `±1 .. ±4`, `±2^-n`) compiled into the code: the
-// partial rounds of these permutations multiply by each entry with additions or a shift
-// (`crate::poseidon2::permutation::CompiledDiagonals`).
+// partial rounds of these permutations, scalar and in the batch kernels, multiply by each entry
+// with additions or a shift (`crate::poseidon2::permutation::CompiledDiagonals`).
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
 super::compiled_diagonals! {
     #[cfg(feature = "babybear")]

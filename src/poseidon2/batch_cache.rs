@@ -167,15 +167,30 @@ impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF
         word: impl Fn(F) -> Word,
         diagonal: impl Fn(F) -> Word,
     ) -> Self {
-        CtTables {
-            external: core::array::from_fn(|r| {
-                core::array::from_fn(|i| word(rc.external[r * T + i]))
-            }),
-            internal: core::array::from_fn(|r| word(rc.internal[r])),
-            diag_m1: core::array::from_fn(|i| diagonal(rc.diag_m1[i])),
+        // Plain loops into zeroed arrays: nested `array::from_fn`s built each round's array
+        // apart and copied it in.
+        let mut tables = CtTables {
+            external: [[[0; 5]; T]; RF],
+            internal: [[0; 5]; RP],
+            diag_m1: [[0; 5]; T],
             external_matrix: rc.external_matrix,
             internal_sum_scale: rc.internal_sum_scale.map(|&c| diagonal(c)),
+        };
+        for (w, &c) in tables
+            .external
+            .as_flattened_mut()
+            .iter_mut()
+            .zip(rc.external)
+        {
+            *w = word(c);
         }
+        for (w, &c) in tables.internal.iter_mut().zip(rc.internal) {
+            *w = word(c);
+        }
+        for (w, &c) in tables.diag_m1.iter_mut().zip(rc.diag_m1) {
+            *w = diagonal(c);
+        }
+        tables
     }
     fn view(&self) -> RoundConstants<'_, Word> {
         RoundConstants {

@@ -33,8 +33,8 @@ fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
         let threads = rayon::current_num_threads();
         if threads > 1 && n >= PARALLEL_MIN_STATES {
             // About four chunks per thread, each a whole number of 32 states: of the backends'
-            // interleaved vector groups (16 states for AVX-512 IFMA and the 31-bit AVX-512F
-            // kernel, 32 for Goldilocks AVX-512F).
+            // interleaved vector groups (16 states for AVX-512 IFMA, 32 for the 31-bit and the
+            // Goldilocks AVX-512F kernels).
             let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
             states
                 .par_chunks_mut(per_chunk)

@@ -733,6 +733,31 @@ mod monty31 {
             fast_poseidon2::instances::plonky3::ct::koalabear_t24(), 24;
         sp1_koalabear_t16: fast_poseidon2::koalabear::KoalaBear,
             fast_poseidon2::instances::sp1::ct::koalabear_t16(), 16;
+        // Diagonals the kernels' registry of compiled diagonals does not hold: they run with
+        // the table read at run time (Plonky3's with its last entry changed to the cheap `-2`;
+        // SP1's without its sum scale).
+        plonky3_babybear_t16_changed_diagonal: fast_poseidon2::babybear::BabyBear,
+            changed_last_entry(fast_poseidon2::instances::plonky3::ct::babybear_t16()), 16;
+        plonky3_koalabear_t16_with_sp1_diagonal: fast_poseidon2::koalabear::KoalaBear,
+            fast_poseidon2::instances::plonky3::ct::koalabear_t16().with_internal_diagonal_minus_one(
+                *fast_poseidon2::instances::sp1::ct::koalabear_t16().internal_diagonal_minus_one()
+            ), 16;
+    }
+
+    /// `perm` with the last internal-diagonal entry replaced by `-2` (a cheap kind, so that the
+    /// kernels' per-entry dispatch on the table's kinds runs).
+    fn changed_last_entry<
+        F: PrimeField + LinearLayers,
+        const T: usize,
+        const RF: usize,
+        const RP: usize,
+        const D: u64,
+    >(
+        perm: Poseidon2Ct<F, T, RF, RP, D>,
+    ) -> Poseidon2Ct<F, T, RF, RP, D> {
+        let mut diag = *perm.internal_diagonal_minus_one();
+        diag[T - 1] = F::ZERO_ELEMENT.sub(F::from_u64(2));
+        perm.with_internal_diagonal_minus_one(diag)
     }
 
     /// A permutation as the checks call it (the const-generic type, whatever its shape).

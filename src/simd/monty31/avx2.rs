@@ -35,6 +35,12 @@ impl Avx2 {
         // SAFETY: `self` proves avx2. Mask bits 1, 3, 5, 7 select the odd elements of `odd`.
         Avx2(unsafe { _mm256_blend_epi32::<0b1010_1010>(self.0, odd.0) })
     }
+    /// [`super::Lanes::join_high`]: AVX2 has no masked shuffle: a shuffle and a blend.
+    #[inline(always)]
+    pub(super) fn join_high_isa(self, odd: Self) -> Self {
+        use super::Lanes;
+        self.high_down().blend_odd(odd)
+    }
 }
 
 impl Avx2 {

@@ -41,6 +41,13 @@ impl Avx512 {
         // `odd`.
         Avx512(unsafe { _mm512_mask_blend_epi32(0xaaaa, self.0, odd.0) })
     }
+    /// [`super::Lanes::join_high`]: `odd` with its even elements replaced by the odd ones of
+    /// `self` (`vpshufd` with the selector (3, 3, 1, 1) under the even-element mask).
+    #[inline(always)]
+    pub(super) fn join_high_isa(self, odd: Self) -> Self {
+        // SAFETY: `self` proves avx512f.
+        Avx512(unsafe { _mm512_mask_shuffle_epi32::<0xf5>(odd.0, 0x5555, self.0) })
+    }
 }
 
 impl Avx512 {

@@ -11,8 +11,9 @@
 //! stores convert nothing. Shapes: a vector group is `LANES` states of width `t` (16 x t words
 //! on AVX-512F, 8 x t on AVX2), held as `t` registers. Between the steps of the round driver
 //! every lane is canonical (`[0, p)`); inside a step values may be *signed*: an `i32` in
-//! `[-p, p]` congruent to the element. `G` groups run interleaved as one [`Packed`] value (the
-//! last groups of a batch run alone).
+//! `[-p, p]` congruent to the element. `G` groups run interleaved as one [`Packed`] value (two
+//! on AVX-512F, whose 32 registers hold them, so that one group's partial-round S-box hides the
+//! other's latency; one on AVX2; the last group of a batch runs alone).
 //!
 //! # Constant time
 //! No branch and no memory address depends on a lane's value: every correction is an unsigned
@@ -72,7 +73,11 @@
 //! - Internal layer (`t >= 4`, [`Packed`]'s [`LinearLayers::internal_layer`]): `y_i = m_i x_i +
 //!   s` by [`add_diagonal_product`] (for an entry of no cheap kind, [`add_signed`] of the
 //!   signed product and the canonical sum `s`); the scaled layer (SP1) the same with `s`
-//!   replaced by the canonical `scale · s`.
+//!   replaced by the canonical `scale · s`. A diagonal of the registry of diagonals compiled
+//!   into the code (`crate::instances`: Plonky3's and SP1's) runs the same
+//!   [`add_diagonal_product`] with its kernel words as constants of the code
+//!   ([`LinearLayers::compiled_partial_rounds`]): each entry's kind is then known when
+//!   compiling, so the partial rounds have no branch, no table load and the state in registers.
 //!
 //! # Round structure
 //! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`]; the
@@ -83,14 +88,10 @@
 //!
 //! # Speed
 //! bench-compare rows "BabyBear t=16 batch permutation" and "KoalaBear t=16 batch permutation"
-//! (`docs/benchmarks.md`, 2026-12-03 13:30, shared 2-vCPU Emerald Rapids at 2.3 GHz), µs per
-//! permutation of 64-state `Poseidon2Ct` batches: AVX-512F 0.15 / 0.13 (BabyBear16 /
-//! KoalaBear16) in both the default and the native build (Plonky3 0.8's AVX-512 packing 0.13 /
-//! 0.11: 1.2x), AVX2 0.33 / 0.20 (Plonky3's AVX2 packing 0.24 / 0.16: 1.25-1.34x). Not met:
-//! the 1.0x. The Montgomery quotient passes through [`Lanes::opaque`]: without it LLVM
-//! turns `vpmuludq` into `vpmullq` when AVX-512DQ is enabled (1.7x slower kernel with
-//! `-C target-cpu=native`). What remains: the per-element dispatch on the diagonal kinds
-//! (run-time constants here, compile-time code in Plonky3).
+//! against Plonky3 0.8's packed permutations: the latest numbers and their commands are in
+//! `docs/benchmarks.md` (2026-12-04: compiled diagonals, two AVX-512 groups). The Montgomery
+//! quotient passes through [`Lanes::opaque`]: without it LLVM turns `vpmuludq` into `vpmullq`
+//! when AVX-512DQ is enabled (1.7x slower kernel with `-C target-cpu=native`).
 //!
 //! [`MONTY31_MODULUS`]: crate::field::Representation::MONTY31_MODULUS
 
@@ -163,9 +164,6 @@ pub(super) trait Lanes: Copy {
     /// moved down, and kept). A shuffle (`vpshufd`), not a shift: on Intel cores shuffles run
     /// on port 5, beside the multiplications and shifts of port 0.
     fn high_down(self) -> Self;
-    /// Each even 32-bit element copied over the odd one above it (64-bit lanes: the low half
-    /// moved up, and kept). A shuffle, as [`Lanes::high_down`].
-    fn low_up(self) -> Self;
     /// 64-bit lanes: the exact product of the low 32 bits of each, as `i32`s.
     fn mul_signed(self, rhs: Self) -> Self;
     /// 64-bit lanes: the exact product of the low 32 bits of each, as `u32`s.
@@ -175,6 +173,10 @@ pub(super) trait Lanes: Copy {
     fn signed_p(self, d: Self) -> Self;
     /// The even 32-bit elements of `self` and the odd ones of `odd`.
     fn blend_odd(self, odd: Self) -> Self;
+    /// The high halves of `self`'s 64-bit lanes as the even elements and those of `odd` as the
+    /// odd ones ([`Lanes::high_down`] of `self` blended with `odd`; one masked shuffle on
+    /// AVX-512F).
+    fn join_high(self, odd: Self) -> Self;
     /// `self`, unchanged, through an empty `asm!` the compiler cannot see into: the quotient
     /// `q` of a Montgomery reduction passes through it, so that LLVM keeps `vpmuludq` for `q`
     /// instead of merging the two products into `vpmullq` (three micro-operations and 15
@@ -192,7 +194,8 @@ pub(super) trait Lanes: Copy {
 /// Declares each ISA's register type `$name($reg)` with `$lanes` lanes: its [`Lanes`] impl from
 /// the ISA's intrinsics for the operations every ISA has, and its kernel entry point compiled
 /// with `$feature`, interleaving `$groups` vector groups. The ISA's module supplies the rest as
-/// inherent methods `signed_p_isa`, `blend_odd_isa`, `opaque_isa` and `transpose_isa`.
+/// inherent methods `signed_p_isa`, `blend_odd_isa`, `join_high_isa`, `opaque_isa` and
+/// `transpose_isa`.
 macro_rules! lanes_types {
     ($(
         $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $groups:literal groups,
@@ -318,12 +321,6 @@ macro_rules! lanes_types {
                 $name(unsafe { $shuffle::<0xf5>(self.0) })
             }
             #[inline(always)]
-            fn low_up(self) -> Self {
-                // SAFETY: `self` proves the ISA.
-                // The selector (2, 2, 0, 0) in each 128-bit block.
-                $name(unsafe { $shuffle::<0xa0>(self.0) })
-            }
-            #[inline(always)]
             fn mul_signed(self, rhs: Self) -> Self {
                 // SAFETY: `self` proves the ISA.
                 $name(unsafe { $mul_signed(self.0, rhs.0) })
@@ -342,6 +339,10 @@ macro_rules! lanes_types {
                 self.blend_odd_isa(odd)
             }
             #[inline(always)]
+            fn join_high(self, odd: Self) -> Self {
+                self.join_high_isa(odd)
+            }
+            #[inline(always)]
             fn opaque(self) -> Self {
                 // SAFETY: `self` proves the ISA, which `opaque_isa` enables.
                 unsafe { self.opaque_isa() }
@@ -352,7 +353,7 @@ macro_rules! lanes_types {
 
 lanes_types! {
     /// Sixteen `u32` lanes (AVX-512F; its own operations in [`avx512`]).
-    Avx512(__m512i), 16 lanes, 1 groups, backend Avx512, feature "avx512f",
+    Avx512(__m512i), 16 lanes, 2 groups, backend Avx512, feature "avx512f",
     splat _mm512_set1_epi32, load _mm512_loadu_si512, store _mm512_storeu_si512,
     add _mm512_add_epi32, sub _mm512_sub_epi32, min _mm512_min_epu32, and _mm512_and_si512,
     shift_right _mm512_srlv_epi32, mul_low _mm512_mullo_epi32, sub64 _mm512_sub_epi64,
@@ -555,6 +556,16 @@ impl<V: Lanes, F: Field, const G: usize> SboxOps for Halves<V, F, G> {
         }
         self
     }
+    /// The chain's last product, left in the high halves of the 64-bit lanes (where the odd
+    /// elements belong): [`Packed::add_sbox`] joins the halves with one [`Lanes::join_high`].
+    #[inline(always)]
+    fn sbox_mul_last(mut self, rhs: Self) -> Self {
+        for ((even, odd), (even_r, odd_r)) in self.0.iter_mut().zip(rhs.0) {
+            *even = mul_half::<V, F>(*even, even_r);
+            *odd = mul_half::<V, F>(*odd, odd_r);
+        }
+        self
+    }
 }
 
 impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
@@ -572,7 +583,7 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
         }
         let y = sbox_chain::<Halves<V, F, G>, D>(halves);
         for (x, (even, odd)) in self.0.iter_mut().zip(y.0) {
-            *x = canonical::<V, F>(even.blend_odd(odd.low_up()));
+            *x = canonical::<V, F>(even.join_high(odd));
         }
         self
     }
@@ -588,13 +599,20 @@ impl<V: Lanes, F: Field, const G: usize> LinearOps for Packed<V, F, G> {
     }
 }
 
-/// Products by a diagonal entry for [`LinearLayers`]' supertrait; the overrides of the
-/// internal layers below fuse them with the sum's addition instead.
+/// Products by a diagonal entry, fused with the sum's addition ([`add_diagonal_product`]): the
+/// internal layers below with the table read at run time, and the generic layer with a
+/// diagonal compiled into the code (the registry's kernel words as constants, each entry's
+/// kind then a constant of the code).
 impl<V: Lanes, F: Field, const G: usize> DiagonalOps<Word> for Packed<V, F, G> {
     #[inline(always)]
-    fn mul_diagonal(mut self, m: &Word) -> Self {
-        for x in &mut self.0 {
-            *x = add_diagonal_product::<V, F>(*x, m, splat(*x, 0));
+    fn mul_diagonal(self, m: &Word) -> Self {
+        self.mul_diagonal_add(m, Packed([splat(self.0[0], 0); G], PhantomData))
+    }
+
+    #[inline(always)]
+    fn mul_diagonal_add(mut self, m: &Word, s: Self) -> Self {
+        for (x, &s) in self.0.iter_mut().zip(&s.0) {
+            *x = add_diagonal_product::<V, F>(*x, m, s);
         }
         self
     }
@@ -656,6 +674,21 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
         }
         let s = sum(state).mul_diagonal(scale);
         add_diagonal_products(state, diag, s);
+    }
+
+    /// The registry's diagonals compiled into the code (`crate::instances`): Plonky3's and
+    /// SP1's, whose entries then cost no branch and no load per round.
+    #[inline(always)]
+    fn compiled_partial_rounds<const D: u64>(
+        state: &mut [Self],
+        internal: &[Word],
+        diag_m1: &[Word],
+        scale: Option<&Word>,
+        _: Sealed,
+    ) -> bool {
+        crate::instances::compiled_kernel_partial_rounds::<F, Self, D>(
+            state, internal, diag_m1, scale,
+        )
     }
 }
 
@@ -940,6 +973,54 @@ mod tests {
     fn koalabear_steps_are_exact_on_the_edges() {
         check::<Avx2, KoalaBear>();
         check::<Avx512, KoalaBear>();
+    }
+
+    /// The kernels find the registry's compiled diagonals (`crate::instances`) for Plonky3's
+    /// and SP1's permutations, and not for Horizen Labs' diagonal, a changed one or SP1's
+    /// without its sum scale.
+    #[test]
+    fn registered_diagonals_run_compiled_in_the_kernels() {
+        use crate::ct::Poseidon2Ct;
+        use crate::instances::{babybear as hl, plonky3, sp1};
+        fn compiled<V: Lanes, F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+            perm: &Poseidon2Ct<F, T, RF, RP, D>,
+        ) -> Option<bool> {
+            let cpu = V::detect()?;
+            let m = Modulus::of::<F>().expect("a 31-bit Montgomery field");
+            let diag: Vec<Word> =
+                perm.internal_diagonal_minus_one().iter().map(|&c| diagonal_word(&m, c)).collect();
+            let scale = perm.internal_sum_scale().map(|c| diagonal_word(&m, c));
+            let mut state = [Packed::<V, F, 1>([V::splat(cpu, 0)], PhantomData); T];
+            // No round constants: no round runs; the answer is whether the registry holds it.
+            Some(crate::instances::compiled_kernel_partial_rounds::<F, Packed<V, F, 1>, D>(
+                &mut state,
+                &[],
+                &diag,
+                scale.as_ref(),
+            ))
+        }
+        fn check<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+            perm: &Poseidon2Ct<F, T, RF, RP, D>,
+            expected: bool,
+        ) {
+            for got in [compiled::<Avx512, F, T, RF, RP, D>(perm), compiled::<Avx2, F, T, RF, RP, D>(perm)]
+                .into_iter()
+                .flatten()
+            {
+                assert_eq!(got, expected);
+            }
+        }
+        check(&plonky3::ct::BABYBEAR_T16, true);
+        check(&plonky3::ct::BABYBEAR_T24, true);
+        check(&plonky3::ct::KOALABEAR_T16, true);
+        check(&plonky3::ct::KOALABEAR_T24, true);
+        check(&sp1::ct::KOALABEAR_T16, true);
+        check(&hl::ct::T16, false);
+        let mut diag = *plonky3::ct::BABYBEAR_T16.internal_diagonal_minus_one();
+        diag[15] = diag[15].add(BabyBear::ONE_ELEMENT);
+        check(&plonky3::ct::BABYBEAR_T16.with_internal_diagonal_minus_one(diag), false);
+        let sp1_diag = *sp1::ct::KOALABEAR_T16.internal_diagonal_minus_one();
+        check(&plonky3::ct::KOALABEAR_T16.with_internal_diagonal_minus_one(sp1_diag), false);
     }
 
     /// Plonky3's diagonal entries take the cheap kinds, the Horizen Labs ones the generic one.
