@@ -36,13 +36,13 @@ pub mod stark252;
 mod tables;
 
 use crate::field::PrimeField;
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 use crate::field::kernel_form::monty31::{Modulus, inverse, stored_diagonal_word};
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
 use crate::field::monty31::Classified;
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::modes::{Permutation, digest_len};
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 use crate::poseidon2::batch_cache::Word;
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
 use crate::poseidon2::linear::DiagonalOps;
@@ -124,20 +124,22 @@ impl<P: Monty31Modulus> CompiledDiagonals for Monty31<P> {
 
 /// The registry of [`CompiledDiagonals`] for the 31-bit Montgomery batch kernels
 /// (`crate::simd`'s `monty31`), whose state elements `A` are vectors over the field `F` and
-/// whose constants are kernel words ([`Word`]): if `diag_m1` and `scale` are a listed
-/// permutation's (same field, same entries), runs the partial rounds with its diagonal in kernel
-/// form as constants of the code and returns `true`; else `false`, `state` untouched.
+/// whose constants are kernel words (`poseidon2::batch_cache::Word`): if `diag_m1` and `scale`
+/// are a listed permutation's (same field, same entries), runs the partial rounds with its
+/// diagonal in kernel form as constants of the code and returns `true`; else `false`, `state`
+/// untouched.
 #[cfg(fast_poseidon2_simd)]
 #[inline(always)]
 pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64>(
     state: &mut [A],
-    internal: &[Word],
-    diag_m1: &[Word],
-    scale: Option<&Word>,
+    internal: &[crate::poseidon2::batch_cache::Word],
+    diag_m1: &[crate::poseidon2::batch_cache::Word],
+    scale: Option<&crate::poseidon2::batch_cache::Word>,
 ) -> bool
 where
     F: crate::field::Field,
-    A: RoundOps<Constant = Word> + DiagonalOps<Word>,
+    A: crate::poseidon2::permutation::RoundOps<Constant = crate::poseidon2::batch_cache::Word>
+        + crate::poseidon2::linear::DiagonalOps<crate::poseidon2::batch_cache::Word>,
 {
     #[cfg(any(feature = "babybear", feature = "koalabear"))]
     if plonky3::compiled_kernel_partial_rounds::<F, A, D>(state, internal, diag_m1, scale) {
@@ -176,7 +178,7 @@ impl<P: Monty31Modulus> StoredWord for Classified<P> {
 }
 
 /// A kernel word's element 0 is the stored word (`field::kernel_form::monty31`).
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 impl StoredWord for Word {
     #[inline(always)]
     fn stored_word(&self) -> u32 {
@@ -214,12 +216,11 @@ impl<P: Monty31Modulus, const T: usize> CompiledTable<Classified<P>, T> {
     }
 }
 
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 impl<const T: usize> CompiledTable<Word, T> {
     /// `perm`'s diagonal and sum scale in the 31-bit kernels' form for the field `F`
     /// (`field::kernel_form::monty31::stored_diagonal_word`); `None` if `F` is not `perm`'s
     /// field (a `const` evaluation, as [`CompiledTable::of`]).
-    #[cfg_attr(not(fast_poseidon2_simd), allow(dead_code))]
     const fn kernel<F, Q, const RF: usize, const RP: usize, const D: u64>(
         perm: &Poseidon2Ct<Monty31<Q>, T, RF, RP, D>,
     ) -> Option<Self>
@@ -310,7 +311,9 @@ macro_rules! compiled_diagonals {
         ) -> bool {
             $(
                 $(#[$cfg])*
-                if let Some(table) = &const { super::CompiledTable::<$crate::field::monty31::Classified<P>, _>::of(&$perm) } {
+                if let Some(table) = &const {
+                    super::CompiledTable::<$crate::field::monty31::Classified<P>, _>::of(&$perm)
+                } {
                     if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
                         return true;
                     }
@@ -338,7 +341,11 @@ macro_rules! compiled_diagonals {
         {
             $(
                 $(#[$cfg])*
-                if let Some(table) = &const { super::CompiledTable::<$crate::poseidon2::batch_cache::Word, _>::kernel::<F, _, _, _, _>(&$perm) } {
+                if let Some(table) = &const {
+                    super::CompiledTable::<$crate::poseidon2::batch_cache::Word, _>::kernel::<
+                        F, _, _, _, _,
+                    >(&$perm)
+                } {
                     if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
                         return true;
                     }
