@@ -20,8 +20,10 @@
 //! minimum (`vpminud`) or an addition of `±p` chosen per lane without a branch (AVX2:
 //! `vpsignd`; AVX-512F: a compare into a mask register and a masked subtraction, `vpcmpd` +
 //! `vpsubd{k}`), computed in every lane. The only branches in the kernel are on public data:
-//! the width, the batch length and the *kind* of each internal-diagonal entry (a constant of
-//! the instance, fixed when the permutation's cache is filled). The AVX2 kernel runs under
+//! the width, the batch length, whether the instance's diagonal is one compiled into the code
+//! (a comparison of its constants with the registry's) and otherwise the *kind* of each
+//! internal-diagonal entry (a constant of the instance, fixed when the permutation's cache is
+//! filled). The AVX2 kernel runs under
 //! valgrind's memcheck with secret states (`tests/constant_time.rs`); valgrind cannot run
 //! AVX-512, so the AVX-512F kernel is covered by this argument: it is the same generic code,
 //! and its two ISA-specific operations ([`avx512`]) are a mask compare with a masked
