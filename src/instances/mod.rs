@@ -95,6 +95,25 @@ pub trait Instance:
     fn get() -> &'static Self;
 }
 
+/// Calls the function `$f` of each instance module's part of the registry
+/// ([`compiled_diagonals!`]), in order, with the same generic arguments and arguments; `true`
+/// (returned from the caller) at the first that ran the partial rounds, else `false`. The one
+/// list of registry modules, for the scalar and the kernel registries alike.
+macro_rules! try_registries {
+    ($f:ident::<$($g:tt),*>($($arg:ident),* $(,)?)) => {{
+        #[cfg(any(feature = "babybear", feature = "koalabear"))]
+        if plonky3::$f::<$($g),*>($($arg),*) {
+            return true;
+        }
+        #[cfg(feature = "koalabear")]
+        if sp1::$f::<$($g),*>($($arg),*) {
+            return true;
+        }
+        let _ = ($($arg),*);
+        false
+    }};
+}
+
 /// The registry of internal diagonals compiled into the code for the 31-bit Montgomery fields
 /// (the round driver's [`CompiledDiagonals`]): the diagonals each instance module lists with
 /// [`compiled_diagonals!`] ([`plonky3`]'s BabyBear and KoalaBear permutations, [`sp1`]'s). A
@@ -109,16 +128,9 @@ impl<P: Monty31Modulus> CompiledDiagonals for Monty31<P> {
         diag_m1: &[Self],
         scale: Option<&Self>,
     ) -> bool {
-        #[cfg(any(feature = "babybear", feature = "koalabear"))]
-        if plonky3::compiled_partial_rounds::<P, D>(state, internal, diag_m1, scale) {
-            return true;
-        }
-        #[cfg(feature = "koalabear")]
-        if sp1::compiled_partial_rounds::<P, D>(state, internal, diag_m1, scale) {
-            return true;
-        }
-        let _ = (state, internal, diag_m1, scale);
-        false
+        try_registries!(compiled_partial_rounds::<P, D>(
+            state, internal, diag_m1, scale
+        ))
     }
 }
 
@@ -141,16 +153,9 @@ where
     A: crate::poseidon2::permutation::RoundOps<Constant = crate::poseidon2::batch_cache::Word>
         + crate::poseidon2::linear::DiagonalOps<crate::poseidon2::batch_cache::Word>,
 {
-    #[cfg(any(feature = "babybear", feature = "koalabear"))]
-    if plonky3::compiled_kernel_partial_rounds::<F, A, D>(state, internal, diag_m1, scale) {
-        return true;
-    }
-    #[cfg(feature = "koalabear")]
-    if sp1::compiled_kernel_partial_rounds::<F, A, D>(state, internal, diag_m1, scale) {
-        return true;
-    }
-    let _ = (state, internal, diag_m1, scale);
-    false
+    try_registries!(compiled_kernel_partial_rounds::<F, A, D>(
+        state, internal, diag_m1, scale
+    ))
 }
 
 /// An entry of a diagonal table, compared with a compiled one by its stored word (the
