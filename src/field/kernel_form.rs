@@ -262,8 +262,9 @@ pub(crate) mod monty31 {
         stored_word(m, c.to_monty31_word(Sealed(())).unwrap_or(0))
     }
 
-    /// [`word`] of the constant whose stored word is `w`.
-    const fn stored_word(m: &Modulus, w: u32) -> [u64; 5] {
+    /// [`word`] of the constant whose stored word is `w` (a `const fn`, as
+    /// [`stored_diagonal_word`]).
+    pub(crate) const fn stored_word(m: &Modulus, w: u32) -> [u64; 5] {
         [
             w as u64,
             w.wrapping_mul(m.p_inv) as u64,

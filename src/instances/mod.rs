@@ -37,11 +37,13 @@ mod tables;
 
 use crate::field::PrimeField;
 #[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
-use crate::field::kernel_form::monty31::{Modulus, inverse, stored_diagonal_word};
+use crate::field::kernel_form::monty31::{Modulus, inverse, stored_diagonal_word, stored_word};
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
 use crate::field::monty31::Classified;
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::modes::{Permutation, digest_len};
+#[cfg(fast_poseidon2_simd)]
+use crate::poseidon2::batch_cache::CompiledTables;
 #[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 use crate::poseidon2::batch_cache::Word;
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
@@ -102,16 +104,55 @@ pub trait Instance:
 macro_rules! try_registries {
     ($f:ident::<$($g:tt),*>($($arg:ident),* $(,)?)) => {{
         #[cfg(any(feature = "babybear", feature = "koalabear"))]
-        if plonky3::$f::<$($g),*>($($arg),*) {
-            return true;
+        {
+            let found = plonky3::$f::<$($g),*>($($arg),*);
+            if Found::found(&found) {
+                return found;
+            }
         }
         #[cfg(feature = "koalabear")]
-        if sp1::$f::<$($g),*>($($arg),*) {
-            return true;
+        {
+            let found = sp1::$f::<$($g),*>($($arg),*);
+            if Found::found(&found) {
+                return found;
+            }
         }
         let _ = ($($arg),*);
-        false
+        Found::none()
     }};
+}
+
+/// What a registry function returns ([`try_registries!`]): whether it found its permutation
+/// (`true`, `Some`), and the answer for none found.
+#[cfg_attr(
+    not(any(feature = "babybear", feature = "koalabear")),
+    allow(dead_code) // no registry module: every registry answers `none`
+)]
+trait Found {
+    fn found(&self) -> bool;
+    fn none() -> Self;
+}
+
+impl Found for bool {
+    #[inline(always)]
+    fn found(&self) -> bool {
+        *self
+    }
+    #[inline(always)]
+    fn none() -> Self {
+        false
+    }
+}
+
+impl<T> Found for Option<T> {
+    #[inline(always)]
+    fn found(&self) -> bool {
+        self.is_some()
+    }
+    #[inline(always)]
+    fn none() -> Self {
+        None
+    }
 }
 
 /// The registry of internal diagonals compiled into the code for the 31-bit Montgomery fields
@@ -155,6 +196,92 @@ where
 {
     try_registries!(compiled_kernel_partial_rounds::<F, A, D>(
         state, internal, diag_m1, scale
+    ))
+}
+
+/// The registry of kernel tables built when compiling: the kernel-form constants of the first
+/// permutation listed with [`compiled_diagonals!`] whose constants (round constants, internal
+/// diagonal and sum scale, external matrix) are `rc`, of a `Poseidon2Ct` over the field `F`
+/// with its shape; `None` if there is none. A batch call of such a permutation reads them
+/// instead of converting its constants.
+#[cfg(fast_poseidon2_simd)]
+#[inline(always)]
+pub(crate) fn compiled_kernel_tables<F, const T: usize, const RF: usize, const RP: usize>(
+    rc: crate::poseidon2::permutation::RoundConstants<'_, F>,
+) -> Option<&'static CompiledTables<T, RF, RP>>
+where
+    F: crate::field::Field,
+{
+    try_registries!(compiled_kernel_tables::<F, T, RF, RP>(rc))
+}
+
+/// `perm`'s kernel tables for a `Poseidon2Ct` over `F` of shape `(T, RF, RP)` (a `const`
+/// evaluation); `None` if `F` is not `perm`'s field or the shape is not `perm`'s.
+#[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
+const fn kernel_tables_of<
+    F,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    Q,
+    const T2: usize,
+    const RF2: usize,
+    const RP2: usize,
+    const D: u64,
+>(
+    perm: &Poseidon2Ct<Monty31<Q>, T2, RF2, RP2, D>,
+) -> Option<CompiledTables<T, RF, RP>>
+where
+    F: crate::field::Field,
+    Q: Monty31Modulus,
+{
+    match F::MONTY31_MODULUS {
+        Some(p) if p == Q::MODULUS => {}
+        _ => return None,
+    }
+    if T != T2 || RF != RF2 || RP != RP2 {
+        return None;
+    }
+    let m = Modulus {
+        p: Q::MODULUS,
+        p_inv: inverse(Q::MODULUS),
+    };
+    let rounds = perm.external_round_constants();
+    let mut external = [[[0; 5]; T]; RF];
+    let mut r = 0;
+    while r < RF {
+        let mut i = 0;
+        while i < T {
+            external[r][i] = stored_word(&m, rounds[r][i].word());
+            i += 1;
+        }
+        r += 1;
+    }
+    let partial = perm.internal_round_constants();
+    let mut internal = [[0; 5]; RP];
+    let mut r = 0;
+    while r < RP {
+        internal[r] = stored_word(&m, partial[r].word());
+        r += 1;
+    }
+    let diag = perm.internal_diagonal_minus_one();
+    let mut diag_m1 = [[0; 5]; T];
+    let mut i = 0;
+    while i < T {
+        diag_m1[i] = stored_diagonal_word(&m, diag[i].word());
+        i += 1;
+    }
+    let scale = match perm.internal_sum_scale() {
+        None => None,
+        Some(c) => Some(stored_diagonal_word(&m, c.word())),
+    };
+    Some(CompiledTables::monty31(
+        m,
+        external,
+        internal,
+        diag_m1,
+        perm.external_matrix(),
+        scale,
     ))
 }
 
@@ -359,6 +486,32 @@ macro_rules! compiled_diagonals {
             let _ = (state, internal, diag_m1, scale);
             false
         }
+
+        /// The kernel tables, built when compiling, of the first listed permutation whose
+        /// constants are `rc` (see `super::compiled_kernel_tables`).
+        #[cfg(fast_poseidon2_simd)]
+        #[inline(always)]
+        pub(crate) fn compiled_kernel_tables<
+            F: $crate::field::Field,
+            const T: usize,
+            const RF: usize,
+            const RP: usize,
+        >(
+            rc: $crate::poseidon2::permutation::RoundConstants<'_, F>,
+        ) -> Option<&'static $crate::poseidon2::batch_cache::CompiledTables<T, RF, RP>> {
+            $(
+                $(#[$cfg])*
+                if let Some(tables) = &const {
+                    super::kernel_tables_of::<F, T, RF, RP, _, _, _, _, _>(&$perm)
+                } {
+                    if tables.holds(rc) {
+                        return Some(tables);
+                    }
+                }
+            )*
+            let _ = rc;
+            None
+        }
     };
 }
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
@@ -541,6 +694,91 @@ mod compiled_tests {
         let sp1_diag = *sp1::ct::KOALABEAR_T16.internal_diagonal_minus_one();
         check(
             &plonky3::ct::KOALABEAR_T16.with_internal_diagonal_minus_one(sp1_diag),
+            false,
+        );
+    }
+
+    /// The registry of kernel tables finds `perm`'s (`registered`) or not, and what it finds
+    /// equals the tables a batch call converts.
+    #[cfg(fast_poseidon2_simd)]
+    fn check_kernel_tables<
+        P: Monty31Modulus,
+        const T: usize,
+        const RF: usize,
+        const RP: usize,
+        const D: u64,
+    >(
+        perm: &Poseidon2Ct<Monty31<P>, T, RF, RP, D>,
+        registered: bool,
+    ) {
+        use crate::poseidon2::batch_cache::{CtTables, Kernel, Tables};
+        let rc = perm.constants();
+        let found = compiled_kernel_tables::<Monty31<P>, T, RF, RP>(rc);
+        assert_eq!(found.is_some(), registered);
+        let Some(compiled) = found else {
+            return;
+        };
+        let kernel = Kernel::of::<Monty31<P>>().expect("a 31-bit Montgomery field");
+        let converted =
+            CtTables::<T, RF, RP>::build(rc, |c| kernel.word(c), |c| kernel.diagonal_word(c));
+        let (a, b) = (compiled.tables.view(), converted.view());
+        assert_eq!(a.external, b.external);
+        assert_eq!(a.internal, b.internal);
+        assert_eq!(a.diag_m1, b.diag_m1);
+        assert_eq!(a.external_matrix, b.external_matrix);
+        assert_eq!(a.internal_sum_scale, b.internal_sum_scale);
+        let (Kernel::Monty31(a), Kernel::Monty31(b)) = (compiled.kernel, kernel) else {
+            panic!("not the 31-bit kernel's data");
+        };
+        assert_eq!((a.p, a.p_inv), (b.p, b.p_inv));
+    }
+
+    #[cfg(fast_poseidon2_simd)]
+    #[test]
+    fn compiled_kernel_tables_equal_the_converted_ones() {
+        check_kernel_tables(&plonky3::ct::BABYBEAR_T16, true);
+        check_kernel_tables(&plonky3::ct::BABYBEAR_T24, true);
+        check_kernel_tables(&plonky3::ct::KOALABEAR_T16, true);
+        check_kernel_tables(&plonky3::ct::KOALABEAR_T24, true);
+        check_kernel_tables(&sp1::ct::KOALABEAR_T16, true);
+        // Not registered: Horizen Labs' instances, and Plonky3's with one constant changed
+        // (an external round constant, an internal one, a diagonal entry, the external
+        // matrix, the sum scale).
+        check_kernel_tables(&babybear::ct::T16, false);
+        check_kernel_tables(&babybear::ct::T24, false);
+        let p3 = plonky3::ct::BABYBEAR_T16;
+        let one = Monty31::ONE_ELEMENT;
+        let diag = *p3.internal_diagonal_minus_one();
+        let mut external = *p3.external_round_constants();
+        external[7][15] = external[7][15].add(one);
+        let changed: plonky3::Plonky3BabyBearT16 =
+            Poseidon2Ct::from_constants(external, *p3.internal_round_constants(), diag)
+                .with_external_matrix(p3.external_matrix());
+        check_kernel_tables(&changed, false);
+        let mut internal = *p3.internal_round_constants();
+        internal[12] = internal[12].add(one);
+        let changed: plonky3::Plonky3BabyBearT16 =
+            Poseidon2Ct::from_constants(*p3.external_round_constants(), internal, diag)
+                .with_external_matrix(p3.external_matrix());
+        check_kernel_tables(&changed, false);
+        let same: plonky3::Plonky3BabyBearT16 = Poseidon2Ct::from_constants(
+            *p3.external_round_constants(),
+            *p3.internal_round_constants(),
+            diag,
+        );
+        check_kernel_tables(&same, false); // the Horizen Labs block
+        check_kernel_tables(&same.with_external_matrix(p3.external_matrix()), true);
+        let mut changed_diag = diag;
+        changed_diag[0] = changed_diag[0].add(one);
+        check_kernel_tables(
+            &p3.clone().with_internal_diagonal_minus_one(changed_diag),
+            false,
+        );
+        check_kernel_tables(&p3.with_internal_sum_scale(one.add(one)), false);
+        let sp1 = sp1::ct::KOALABEAR_T16;
+        check_kernel_tables(
+            &plonky3::ct::KOALABEAR_T16
+                .with_internal_diagonal_minus_one(*sp1.internal_diagonal_minus_one()),
             false,
         );
     }

@@ -203,6 +203,69 @@ impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF
     }
 }
 
+/// A permutation's kernel data and kernel-form constants built when compiling: the registry of
+/// `crate::instances` holds them for the registered 31-bit permutations (Plonky3's, SP1's), and
+/// a `Poseidon2Ct` batch call whose constants they [hold](Self::holds) reads them instead of
+/// converting its constants on the stack.
+#[cfg(fast_poseidon2_simd)]
+pub(crate) struct CompiledTables<const T: usize, const RF: usize, const RP: usize> {
+    /// The field's kernel data.
+    pub(crate) kernel: Kernel,
+    /// The kernel-form constants.
+    pub(crate) tables: CtTables<T, RF, RP>,
+}
+
+#[cfg(fast_poseidon2_simd)]
+#[cfg_attr(
+    not(any(feature = "babybear", feature = "koalabear")),
+    allow(dead_code) // built and read by the registry of the 31-bit instances only
+)]
+impl<const T: usize, const RF: usize, const RP: usize> CompiledTables<T, RF, RP> {
+    /// The 31-bit Montgomery kernel's tables of the field with modulus `modulus`, from the
+    /// kernel forms of the constants (`kernel_form::monty31::stored_word`, and
+    /// `stored_diagonal_word` for the diagonal and the sum scale).
+    pub(crate) const fn monty31(
+        modulus: kernel_form::monty31::Modulus,
+        external: [[Word; T]; RF],
+        internal: [Word; RP],
+        diag_m1: [Word; T],
+        external_matrix: ExternalMatrix,
+        internal_sum_scale: Option<Word>,
+    ) -> Self {
+        CompiledTables {
+            kernel: Kernel::Monty31(modulus),
+            tables: CtTables {
+                external,
+                internal,
+                diag_m1,
+                external_matrix,
+                internal_sum_scale,
+            },
+        }
+    }
+
+    /// Whether these are the tables of `rc` (of a 31-bit Montgomery field; element 0 of every
+    /// kernel form is the constant's stored word). Reads public constants only.
+    #[inline]
+    pub(crate) fn holds<F: Field>(&self, rc: RoundConstants<'_, F>) -> bool {
+        let word = |c: &F| c.to_monty31_word(crate::field::Sealed(()));
+        let same = |words: &[Word], constants: &[F]| {
+            words.len() == constants.len()
+                && words
+                    .iter()
+                    .zip(constants)
+                    .all(|(w, c)| word(c) == Some(w[0] as u32))
+        };
+        let t = &self.tables;
+        t.external_matrix == rc.external_matrix
+            && t.internal_sum_scale.map(|w| w[0] as u32) == rc.internal_sum_scale.and_then(word)
+            && t.internal_sum_scale.is_some() == rc.internal_sum_scale.is_some()
+            && same(&t.diag_m1, rc.diag_m1)
+            && same(&t.internal, rc.internal)
+            && same(t.external.as_flattened(), rc.external)
+    }
+}
+
 /// The kernel-form constants of a `Poseidon2`: one `Vec` per table, allocated once.
 #[cfg(feature = "alloc")]
 #[derive(Clone)]

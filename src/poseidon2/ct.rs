@@ -152,6 +152,26 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         &self.diag_m1
     }
 
+    /// The `R_F` external rounds' constants, `t` per round (first the initial rounds, then the
+    /// terminal ones); a `const fn` for tables built when compiling.
+    #[cfg_attr(
+        not(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear"))),
+        allow(dead_code) // read by the registry of kernel tables only
+    )]
+    pub(crate) const fn external_round_constants(&self) -> &[[F; T]; RF] {
+        &self.external
+    }
+
+    /// The `R_P` internal rounds' constants; a `const fn` as
+    /// [`Self::external_round_constants`].
+    #[cfg_attr(
+        not(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear"))),
+        allow(dead_code) // read by the registry of kernel tables only
+    )]
+    pub(crate) const fn internal_round_constants(&self) -> &[F; RP] {
+        &self.internal
+    }
+
     #[inline(always)]
     pub(crate) fn constants(&self) -> RoundConstants<'_, F> {
         RoundConstants {

@@ -54,7 +54,7 @@ use crate::poseidon2::batch_cache::{
     Batch, BatchBackend, BatchCache, Constants, Layout, Poseidon2Layout, Tables,
 };
 #[cfg(fast_poseidon2_simd)]
-use crate::poseidon2::batch_cache::{Kernel, Prepared};
+use crate::poseidon2::batch_cache::{CompiledTables, Kernel, Prepared};
 use crate::poseidon2::linear::LinearLayers;
 #[cfg(fast_poseidon2_simd)]
 use crate::poseidon2::{batch_cache::Word, permutation::RoundConstants};
@@ -208,6 +208,25 @@ impl<S: Tables> BatchCache<S> {
             backend,
             kernel: None,
         }
+    }
+}
+
+/// The view of `states` states on `backend` (which runs `F` here) with kernel tables built when
+/// compiling ([`CompiledTables`], which the caller checked hold `rc`): with them if the batch
+/// fills one of the backend's vector groups.
+#[cfg(fast_poseidon2_simd)]
+#[inline]
+fn compiled_view<'a, F: Field, const T: usize, const RF: usize, const RP: usize>(
+    compiled: &'a CompiledTables<T, RF, RP>,
+    rc: RoundConstants<'a, F>,
+    backend: BatchBackend,
+    states: usize,
+) -> Batch<'a, F, Poseidon2Layout> {
+    Batch {
+        rc,
+        backend,
+        kernel: (states >= backend.group_states::<F>())
+            .then(|| (&compiled.kernel, compiled.tables.view())),
     }
 }
 

@@ -51,14 +51,27 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// Runs `f` on the view of a batch of `states` states: the backend chosen for `F` and, if
     /// the batch fills one of its vector groups, the kernel-form constants, converted now into a
     /// cache on this stack frame (no heap).
+    ///
+    /// The kernel-form constants of a registered permutation (Plonky3's and SP1's 31-bit
+    /// permutations, `crate::instances`) were built when compiling and are read, not converted.
     #[inline]
     pub(crate) fn with_batch<R>(
         &self,
         states: usize,
         f: impl FnOnce(Batch<'_, F, Poseidon2Layout>) -> R,
     ) -> R {
+        let rc = self.constants();
+        #[cfg(fast_poseidon2_simd)]
+        if let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc) {
+            return f(super::compiled_view(
+                compiled,
+                rc,
+                super::best_for::<F, Poseidon2Layout>(),
+                states,
+            ));
+        }
         let cache = BatchCache::<CtTables<T, RF, RP>>::new();
-        f(cache.batch(self.constants(), states))
+        f(cache.batch(rc, states))
     }
 
     /// [`Self::with_batch`] on `backend`, with `None` if it does not run `F` here (the testing
@@ -69,8 +82,14 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
         states: usize,
         f: impl FnOnce(Option<Batch<'_, F, Poseidon2Layout>>) -> R,
     ) -> R {
+        let rc = self.constants();
+        #[cfg(fast_poseidon2_simd)]
+        if let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc) {
+            let runs = super::runs::<F>(backend);
+            return f(runs.then(|| super::compiled_view(compiled, rc, backend, states)));
+        }
         let cache = BatchCache::<CtTables<T, RF, RP>>::new();
-        f(cache.batch_on(self.constants(), backend, states))
+        f(cache.batch_on(rc, backend, states))
     }
 }
 
