@@ -48,12 +48,30 @@ pub(crate) struct RoundConstants<'a, F> {
 }
 
 /// One full (external) round: add constants, S-box on every element, `M_E`.
+///
+/// The S-boxes run four elements per loop step (the widths are 2, 3 or multiples of 4): the
+/// four independent chains are interleaved in one step's code. On the 31-bit fields, whose
+/// S-box chains are short, this made the scalar permutations 10-14% faster (KoalaBear t = 16,
+/// 24) than one element per step, where the loop's stores and loads of the state sat between
+/// the chains; written out for the whole width it compiled far slower for no more speed.
 #[inline(always)]
 fn full_round<A, const D: u64>(state: &mut [A], constants: &[A::Constant], m4: ExternalMatrix)
 where
     A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
 {
-    for (x, &c) in state.iter_mut().zip(constants) {
+    let mut quads = state.chunks_exact_mut(4);
+    let mut quad_constants = constants.chunks_exact(4);
+    for (x, c) in (&mut quads).zip(&mut quad_constants) {
+        x[0] = x[0].add_sbox::<D>(c[0]);
+        x[1] = x[1].add_sbox::<D>(c[1]);
+        x[2] = x[2].add_sbox::<D>(c[2]);
+        x[3] = x[3].add_sbox::<D>(c[3]);
+    }
+    for (x, &c) in quads
+        .into_remainder()
+        .iter_mut()
+        .zip(quad_constants.remainder())
+    {
         *x = x.add_sbox::<D>(c);
     }
     A::external_layer(state, m4);
