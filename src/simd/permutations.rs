@@ -62,13 +62,15 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     ) -> R {
         let rc = self.constants();
         #[cfg(fast_poseidon2_simd)]
-        if let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc) {
-            return f(super::compiled_view(
-                compiled,
-                rc,
-                super::best_for::<F, Poseidon2Layout>(),
-                states,
-            ));
+        {
+            // Only a batch that reaches a kernel compares its constants with the registry's: a
+            // smaller one runs portable and needs no kernel-form constants at all.
+            let backend = super::best_for::<F, Poseidon2Layout>();
+            if states >= backend.group_states::<F>()
+                && let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc)
+            {
+                return f(super::compiled_view(compiled, rc, backend, states));
+            }
         }
         let cache = BatchCache::<CtTables<T, RF, RP>>::new();
         f(cache.batch(rc, states))
