@@ -17,6 +17,11 @@ use crate::poseidon2::linear::{DiagonalOps, LinearLayers, internal_layer_with};
 pub(crate) trait RoundOps: Copy {
     /// The type of a round constant (the field itself, or a backend's broadcast vector).
     type Constant: Copy;
+    /// Whether [`full_round`] runs the S-boxes four elements per loop step. True for the scalar
+    /// fields, whose short S-box chains gain from the interleaving; a batch kernel's element
+    /// already holds independent lanes (and groups of them), gains nothing from it, and compiles
+    /// faster with one element per step, so the kernels set it to false.
+    const FOUR_PER_STEP: bool = true;
     /// One round step: the round constant `c`, then the S-box, `(self + c)^D` (see
     /// [`Field::add_sbox`]).
     fn add_sbox<const D: u64>(self, c: Self::Constant) -> Self;
@@ -49,29 +54,29 @@ pub(crate) struct RoundConstants<'a, F> {
 
 /// One full (external) round: add constants, S-box on every element, `M_E`.
 ///
-/// The S-boxes run four elements per loop step (the widths are 2, 3 or multiples of 4): the
-/// four independent chains are interleaved in one step's code. On the 31-bit fields, whose
-/// S-box chains are short, this made the scalar permutations 10-14% faster (KoalaBear t = 16,
-/// 24) than one element per step, where the loop's stores and loads of the state sat between
-/// the chains; written out for the whole width it compiled far slower for no more speed.
+/// The S-boxes run four elements per loop step where [`RoundOps::FOUR_PER_STEP`] asks for it
+/// (the scalar fields; the widths are 2, 3 or multiples of 4): the four independent chains are
+/// interleaved in one step's code. On the 31-bit fields, whose S-box chains are short, this made
+/// the scalar permutations 10-14% faster (KoalaBear t = 16, 24) than one element per step, where
+/// the loop's stores and loads of the state sat between the chains; written out for the whole
+/// width it compiled far slower for no more speed. The batch kernels run one element per step:
+/// in them the four-per-step loop was no faster and added about a fifth to the test build.
 #[inline(always)]
 fn full_round<A, const D: u64>(state: &mut [A], constants: &[A::Constant], m4: ExternalMatrix)
 where
     A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
 {
-    let mut quads = state.chunks_exact_mut(4);
-    let mut quad_constants = constants.chunks_exact(4);
-    for (x, c) in (&mut quads).zip(&mut quad_constants) {
-        x[0] = x[0].add_sbox::<D>(c[0]);
-        x[1] = x[1].add_sbox::<D>(c[1]);
-        x[2] = x[2].add_sbox::<D>(c[2]);
-        x[3] = x[3].add_sbox::<D>(c[3]);
+    let mut done = 0;
+    if A::FOUR_PER_STEP {
+        for (x, c) in state.chunks_exact_mut(4).zip(constants.chunks_exact(4)) {
+            x[0] = x[0].add_sbox::<D>(c[0]);
+            x[1] = x[1].add_sbox::<D>(c[1]);
+            x[2] = x[2].add_sbox::<D>(c[2]);
+            x[3] = x[3].add_sbox::<D>(c[3]);
+            done += 4;
+        }
     }
-    for (x, &c) in quads
-        .into_remainder()
-        .iter_mut()
-        .zip(quad_constants.remainder())
-    {
+    for (x, &c) in state[done..].iter_mut().zip(&constants[done..]) {
         *x = x.add_sbox::<D>(c);
     }
     A::external_layer(state, m4);

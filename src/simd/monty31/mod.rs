@@ -572,6 +572,8 @@ impl<V: Lanes, F: Field, const G: usize> SboxOps for Halves<V, F, G> {
 
 impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
     type Constant = Word;
+    /// One element per step: the lanes and groups are the independent chains.
+    const FOUR_PER_STEP: bool = false;
 
     /// `(x + c)^D`: the signed input `x + (c - p)` in `[-p, p)`, the chain on its halves, one
     /// join and one correction (bounds in the module docs).
