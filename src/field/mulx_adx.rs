@@ -1,6 +1,7 @@
 //! Four-limb Montgomery multiplication with MULX (BMI2) and ADCX/ADOX (ADX), for the scalar
 //! arithmetic of `field::montgomery` on CPUs that have them (detected at run time), and the
-//! four-limb modular addition in baseline x86_64 assembly ([`add`]).
+//! four-limb modular addition in baseline x86_64 assembly ([`add`]), and [`opaque_word`], an
+//! empty `asm!` block that keeps a scalar reduction out of the SLP vectoriser's reach.
 //!
 //! The field layer's one `unsafe` module (inline assembly, each block with a `// SAFETY:`
 //! comment), compiled only where the SIMD batch backends are (x86_64 with `std`, not under Miri,
@@ -16,6 +17,20 @@
 //! this machine (BN254, 15.8 against 27.2 ns per product, 2026-11-30).
 
 use super::montgomery::{Arith, Modulus};
+
+/// `x` itself, passed through an empty `asm!` block: no instruction is emitted, but the optimiser
+/// no longer sees how the value was computed, so it cannot move the computation into vector
+/// registers (`field::goldilocks::fast::reduce128`, where LLVM's SLP vectoriser did so under
+/// AVX-512 and slowed the scalar permutations).
+#[inline(always)]
+pub(super) fn opaque_word(x: u64) -> u64 {
+    let out;
+    // SAFETY: an empty template: no memory, stack or flags touched.
+    unsafe {
+        core::arch::asm!("/* {0} */", inlateout(reg) x => out, options(pure, nomem, nostack, preserves_flags));
+    }
+    out
+}
 
 /// Whether the CPU executes MULX and ADCX/ADOX (`std::is_x86_feature_detected!`, which caches).
 #[inline(always)]
