@@ -35,9 +35,9 @@
 //!   `u32`) is `s - p` when `s >= p`, and `s` when `s < p` (then `s - p` wraps to
 //!   `>= 2^32 - p > p > s`). Three operations; the external layer and the sum of the internal
 //!   layer are these additions only (`poseidon2::linear`'s layers on [`LinearOps`]).
-//! - [`canonical`] (signed `d` in `[-p, p)`): `min(d, d + p)` as `u32`: `d >= 0` gives `d`
+//! - [`canonical`] (signed `d` in `(-p, p)`): `min(d, d + p)` as `u32`: `d >= 0` gives `d`
 //!   (`d + p < 2p` does not wrap); `d < 0` is `>= 2^32 - p > p` as `u32`, and `d + p` in
-//!   `[0, p)` is the smaller.
+//!   `(0, p)` is the smaller.
 //! - [`add_signed`] (signed `d` in `[-p, p]`, canonical `s`): `r = d + s` is in `[-p, 2p)`;
 //!   with `c = p` for `d > 0`, `c = -p` for `d < 0` and `c` either `p` or `0` for `d = 0`,
 //!   `min(r, r - c)` as `u32` is canonical: for `d > 0` as in [`add`]; for `d < 0`, `r >= 0`
@@ -61,17 +61,13 @@
 //!   (`kernel_form::monty31::diagonal_word`); Plonky3's diagonals are all cheap). On the
 //!   stored word, a product by a plain constant `m` is the same product (`m · x R = (m x) R`):
 //!   `|m| = 1 .. 4`: `x`, `add(x, x)`, `add(add(x, x), x)`, `add(add(x, x), add(x, x))`,
-//!   canonical, then one [`add`] to the sum or [`sub`] from it for a negative entry (three
-//!   operations each). `±2^-n` where `2^n | p - 1`, with `e = (p - 1) / 2^n`: `y = x - p` is
-//!   in `[-p, 0)`; an arithmetic shift and a mask split it as `y = h 2^n + l` with
-//!   `h = floor(y / 2^n)` in `[-(e + 1), -1]` (`p = e 2^n + 1`) and `l < 2^n`; since
-//!   `2^-n = -e (mod p)` (`e 2^n = -1`), `v = h - l e = x 2^-n (mod p)`, with `l e < p` (one
-//!   `vpmulld`, exact) and `v` in `[-p, -1]` (`-p` only for `x = 0`). So `s + v` is in
-//!   `[-p, p - 1)`, made canonical by [`canonical`] (which takes `-p` too: `-p + p = 0` is
-//!   below `2^32 - p`), and for a negative entry `s - v` is in `[1, 2p)`, made canonical by
-//!   `min(r, r - p)` as in [`add`]: no correction of `v` itself. A subtraction, a shift, a mask,
-//!   a multiplication, a subtraction and three operations for the sum, in place of six
-//!   `vpmul*`, the joins and a correction.
+//!   canonical. `±2^-n` where `2^n | p - 1`: with `x = h 2^n + l` (`l < 2^n`),
+//!   `2^-n = -(p - 1) / 2^n (mod p)` (because `2^n (p - 1) / 2^n = -1`), so
+//!   `x 2^-n = h - l (p - 1) / 2^n`; `h < 2^(31 - n)` and `l (p - 1) / 2^n < p - 1 < 2^31` (one
+//!   `vpmulld`, exact), so the difference is in `(-p, p)`, made canonical by [`canonical`]. A
+//!   shift, a mask, a multiplication, a subtraction and a correction in place of six `vpmul*`
+//!   and the joins. The sign of the entry picks [`add`] or [`sub`] of the canonical `|m| x`
+//!   with the sum (three operations each).
 //! - Round constant and S-box ([`Packed::add_sbox`]): `x + (c - p)` for canonical `x, c` is in
 //!   `[-p, p)`: a signed input in one addition (`c - p` precomputed). `x^d` ([`sbox_chain`],
 //!   `d = 3, 5, 7, 11`) runs on the even and the odd halves kept apart ([`Halves`]), each
@@ -160,8 +156,8 @@ pub(super) trait Lanes: Copy {
     fn min(self, rhs: Self) -> Self;
     /// `self & rhs`.
     fn and(self, rhs: Self) -> Self;
-    /// `self >> count` (arithmetic, as `i32`, each lane by its own count).
-    fn shr_signed(self, count: Self) -> Self;
+    /// `self >> count` (logical, each lane by its own count).
+    fn shr(self, count: Self) -> Self;
     /// The low 32 bits of `self * rhs`.
     fn mul_low(self, rhs: Self) -> Self;
     /// 64-bit lanes: `self - rhs` mod `2^64`.
@@ -207,7 +203,7 @@ macro_rules! lanes_types {
         $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $groups:literal groups,
         backend $backend:ident, feature $feature:tt,
         splat $splat:ident, load $load:ident, store $store:ident, add $add:ident, sub $sub:ident,
-        min $min:ident, and $and:ident, shift_right_signed $shr:ident, mul_low $mul_low:ident,
+        min $min:ident, and $and:ident, shift_right $shr:ident, mul_low $mul_low:ident,
         sub64 $sub64:ident, shuffle $shuffle:ident,
         mul_signed $mul_signed:ident, mul_unsigned $mul_unsigned:ident;
     )*) => {$(
@@ -306,7 +302,7 @@ macro_rules! lanes_types {
                 $name(unsafe { $and(self.0, rhs.0) })
             }
             #[inline(always)]
-            fn shr_signed(self, count: Self) -> Self {
+            fn shr(self, count: Self) -> Self {
                 // SAFETY: `self` proves the ISA.
                 $name(unsafe { $shr(self.0, count.0) })
             }
@@ -362,7 +358,7 @@ lanes_types! {
     Avx512(__m512i), 16 lanes, 2 groups, backend Avx512, feature "avx512f",
     splat _mm512_set1_epi32, load _mm512_loadu_si512, store _mm512_storeu_si512,
     add _mm512_add_epi32, sub _mm512_sub_epi32, min _mm512_min_epu32, and _mm512_and_si512,
-    shift_right_signed _mm512_srav_epi32, mul_low _mm512_mullo_epi32, sub64 _mm512_sub_epi64,
+    shift_right _mm512_srlv_epi32, mul_low _mm512_mullo_epi32, sub64 _mm512_sub_epi64,
     shuffle _mm512_shuffle_epi32,
     mul_signed _mm512_mul_epi32, mul_unsigned _mm512_mul_epu32;
 
@@ -370,7 +366,7 @@ lanes_types! {
     Avx2(__m256i), 8 lanes, 1 groups, backend Avx2, feature "avx2",
     splat _mm256_set1_epi32, load _mm256_loadu_si256, store _mm256_storeu_si256,
     add _mm256_add_epi32, sub _mm256_sub_epi32, min _mm256_min_epu32, and _mm256_and_si256,
-    shift_right_signed _mm256_srav_epi32, mul_low _mm256_mullo_epi32, sub64 _mm256_sub_epi64,
+    shift_right _mm256_srlv_epi32, mul_low _mm256_mullo_epi32, sub64 _mm256_sub_epi64,
     shuffle _mm256_shuffle_epi32,
     mul_signed _mm256_mul_epi32, mul_unsigned _mm256_mul_epu32;
 }
@@ -418,7 +414,7 @@ fn sub<V: Lanes, F: Field>(a: V, b: V) -> V {
     d.min(d.add32(modulus::<V, F>(a)))
 }
 
-/// The canonical representative of a signed `d` in `[-p, p)` (proof in the module docs).
+/// The canonical representative of a signed `d` in `(-p, p)`.
 #[inline(always)]
 fn canonical<V: Lanes, F: Field>(d: V) -> V {
     d.min(d.add32(modulus::<V, F>(d)))
@@ -484,10 +480,9 @@ fn mul_constant<V: Lanes, F: Field>(x: V, c: Constant<V>) -> V {
 
 /// `m x + s (mod p)`, canonical, for canonical `x`, `s` and an entry `m` of the internal
 /// diagonal in kernel form, by the code its kind names (`kernel_form::monty31::diagonal_word`;
-/// bounds in the module docs): the canonical `|m| x` by additions for `±1 .. ±4`, then one
-/// modular addition to `s` (or subtraction from it, for a negative entry); for `±2^-n` a
-/// representative of `x 2^-n` in `[-p, -1]` by a shift, a mask and a 32-bit multiplication,
-/// added to `s` (or subtracted) with one correction; else the signed Montgomery product and
+/// bounds in the module docs): the canonical `|m| x` by additions for `±1 .. ±4` or by a shift,
+/// a mask and a 32-bit multiplication for `±2^-n`, then one modular addition to `s` (or
+/// subtraction from it, for a negative entry); else the signed Montgomery product and
 /// [`add_signed`]. The kind is a public constant of the instance: the branch depends on no
 /// state value.
 #[inline(always)]
@@ -504,19 +499,11 @@ fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
             }
         },
         HALVE => {
-            // `y = x - p` in `[-p, 0)`, split as `y = h 2^n + l` by an arithmetic shift and the
-            // mask `2^n - 1`; `v = h - l (p - 1) / 2^n` in `[-p, -1]` (module docs), with `n`,
-            // `(p - 1) >> n` and the mask from `kernel_form::monty31::diagonal_word`.
-            let y = x.sub32(modulus::<V, F>(x));
-            let high = y.shr_signed(splat(x, m[1] as u32));
-            let low = y.and(splat(x, m[4] as u32));
-            let v = high.sub32(low.mul_low(splat(x, m[2] as u32)));
-            return if kind & NEGATE == 0 {
-                canonical::<V, F>(s.add32(v))
-            } else {
-                let r = s.sub32(v);
-                r.min(r.sub32(modulus::<V, F>(r)))
-            };
+            // `n`, `(p - 1) >> n` and the mask `2^n - 1` (`kernel_form::monty31::diagonal_word`).
+            let high = x.shr(splat(x, m[1] as u32));
+            let low = x.and(splat(x, m[4] as u32));
+            let low_part = low.mul_low(splat(x, m[2] as u32));
+            canonical::<V, F>(high.sub32(low_part))
         }
         _ => return add_signed::<V, F>(mul_constant::<V, F>(x, Constant::broadcast(x, m)), s),
     };
