@@ -113,8 +113,8 @@ pub mod params;
 pub mod poseidon1;
 pub mod poseidon2;
 // One of the two modules allowed `unsafe`: SIMD batch kernels entered after run-time CPU
-// detection. The other is `field::mulx_adx` (the scalar MULX/ADX products and the assembly
-// addition), fenced inside `field`.
+// detection. The other is `field::mulx_adx` (the scalar MULX/ADX products, the assembly
+// addition and an empty `asm!` barrier for Goldilocks' reduction), fenced inside `field`.
 #[allow(unsafe_code)]
 // Where no SIMD backend is compiled (no `std`, other targets, Miri, forced portable) the batch
 // cache and kernel tables are never filled: their code is unused there.
