@@ -68,13 +68,15 @@ const fn add_lazy(a: u64, b: u64) -> u64 {
     (sum as u64) + carry_times_epsilon(sum)
 }
 
-/// `EPSILON` times the carry word `x >> 64` of a sum of two `u64` (0 or 1), computed by
-/// arithmetic on the word rather than as a select on a flag: LLVM lowers such selects inside the
-/// round loops to branches, which mispredict about half the time on field elements.
+/// `EPSILON` times the carry word `x >> 64` of a sum of two `u64` (0 or 1): the negated carry
+/// (all ones on a carry) shifted down by 32, which compiles to `sbb` and `shr` after the
+/// addition. Arithmetic on the word rather than a select on a flag: LLVM lowers such selects
+/// inside the round loops to branches, which mispredict about half the time on field elements.
+/// Not `(c << 32) - c` either: LLVM made that an `imul` by `EPSILON`, three cycles on the
+/// dependency chain of every addition.
 #[inline(always)]
 const fn carry_times_epsilon(x: u128) -> u64 {
-    let c = (x >> 64) as u64;
-    (c << 32) - c
+    ((x >> 64) as u64).wrapping_neg() >> 32
 }
 
 /// `x mod p` as a lazy value in `[0, 2^64)`, for any `x < 2^128`.
