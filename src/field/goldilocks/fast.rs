@@ -101,7 +101,8 @@ pub(crate) fn reduce128(x: u128) -> u64 {
     // `t0` passes through an empty `asm!` block (`opaque_word`, no instruction): otherwise, under
     // AVX-512 (`-C target-cpu=native`), the SLP vectoriser packs these borrow corrections of
     // neighbouring reductions (the lanes of a layer) into vector registers and back, which made
-    // the Goldilocks t = 12 and 16 permutations 6-12% slower than the default build.
+    // the Goldilocks t = 12, 16 and 20 permutations 10-24% slower than the default build
+    // (docs/benchmarks.md, 2026-12-05).
     let t0 = opaque_word((d as u64) - (((d >> 64) as u64) >> 32));
     fold_carry(t0 as u128 + (hi_lo * EPSILON) as u128)
 }
