@@ -155,7 +155,8 @@ pub(crate) mod goldilocks {
 /// The 31-bit Montgomery kernels' form (AVX-512F and AVX2): one `u32` per element, the field's own stored
 /// word `x · 2^32 mod p`, canonical; round constants with their precomputed reduction factor.
 pub(crate) mod monty31 {
-    use crate::field::monty31::{self, DiagonalKind};
+    use crate::field::diagonal::DiagonalKind;
+    use crate::field::monty31;
     use crate::field::{Field, Sealed};
 
     /// `p^-1 mod 2^32` for an odd `p`, by Newton's iteration `x <- x (2 - p x)` (each step

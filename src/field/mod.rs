@@ -20,6 +20,8 @@
 
 pub mod ark;
 pub mod babybear;
+// Internal-diagonal entries compiled into the code, classified by how a field multiplies by them.
+pub(crate) mod diagonal;
 pub mod goldilocks;
 // What the SIMD batch kernels read of a field (its data per kernel family, round constants in
 // kernel form): compiled where the kernels are.

@@ -15,6 +15,7 @@
 //! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the
 //! crate's other fields.
 
+use crate::field::diagonal::{self, Classified, DiagonalKind};
 use crate::field::{Field, PrimeField, Representation, Sealed};
 use core::fmt;
 use core::hash::{Hash, Hasher};
@@ -127,34 +128,10 @@ const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
     r.wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
 }
 
-/// How a product by a constant `m` (an internal-diagonal entry) can be computed without a
-/// Montgomery multiplication: the classification of `m`'s stored word `w`, read by the batch
-/// kernels (`kernel_form::monty31::diagonal_kind`). The entry is public data of the instance:
-/// choosing code by it leaks nothing about the state.
-#[cfg_attr(
-    not(any(feature = "babybear", feature = "koalabear")),
-    allow(dead_code) // used by the BabyBear and KoalaBear instances and kernels only
-)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum DiagonalKind {
-    /// No cheaper product: the Montgomery multiplication.
-    Generic,
-    /// `m = ±k`, `k` in `1..=4` (`negate` for `-k`): additions only.
-    Small { k: u32, negate: bool },
-    /// `m = ±2^-n` with `1 <= n` and `2^n | p - 1` (`negate` for `-2^-n`). On the stored word
-    /// `x = h 2^n + l` (`l < 2^n`), `x 2^-n = h - l (p - 1) / 2^n (mod p)`, because
-    /// `2^-n = -(p - 1) / 2^n (mod p)`: a shift, a mask and one 32-bit product, exact in
-    /// `(-p, p)` (`h < 2^(31 - n)`, `l (p - 1) / 2^n < p - 1`).
-    Halve { n: u32, negate: bool },
-}
-
 /// The [`DiagonalKind`] of the constant whose stored Montgomery word is `w` (`< p`), for the
-/// modulus `p` with `p_inv = p^-1 mod 2^32`. A handful of integer operations; the kernels run
-/// it once per permutation value, when its batch cache is filled.
-///
-/// `2^-n = p - (p - 1) / 2^n` for `2^n | p - 1` (its product with `2^n` is
-/// `2^n p - (p - 1) = 1 mod p`), so a plain value `v` is `2^-n` exactly when `e = p - v` is
-/// `(p - 1) >> n` with `n <= tz(p - 1)`, and `n` is the difference of the bit lengths.
+/// modulus `p` with `p_inv = p^-1 mod 2^32`: [`diagonal::diagonal_kind`] of its plain value. A
+/// handful of integer operations; the kernels run it once per permutation value, when its batch
+/// cache is filled.
 #[cfg_attr(
     not(any(feature = "babybear", feature = "koalabear")),
     allow(dead_code) // used by the BabyBear and KoalaBear instances and kernels only
@@ -168,40 +145,14 @@ pub(crate) const fn diagonal_kind(p: u32, p_inv: u32, w: u32) -> DiagonalKind {
     } else {
         t as u32
     };
-    let mut negated = 0;
-    while negated < 2 {
-        let negate = negated == 1;
-        let v = if negate { p - c } else { c };
-        if v >= 1 && v <= 4 {
-            return DiagonalKind::Small { k: v, negate };
-        }
-        let e = p - v;
-        if e != 0 {
-            let n = e.leading_zeros() - (p - 1).leading_zeros();
-            if n >= 1 && n <= (p - 1).trailing_zeros() && (p - 1) >> n == e {
-                return DiagonalKind::Halve { n, negate };
-            }
-        }
-        negated += 1;
-    }
-    DiagonalKind::Generic
-}
-
-/// A constant factor `m` (an internal-diagonal entry known when compiling) with its
-/// [`DiagonalKind`]: [`Monty31::mul_classified_add`] multiplies by it with the kind's code.
-/// Built by a `const` evaluation ([`Classified::table`]), so that in an unrolled loop over a
-/// constant table each product compiles to its entry's code.
-#[derive(Clone, Copy)]
-pub(crate) struct Classified<P> {
-    kind: DiagonalKind,
-    value: Monty31<P>,
+    diagonal::diagonal_kind(p as u64, c as u64)
 }
 
 #[cfg_attr(
     not(any(feature = "babybear", feature = "koalabear")),
     allow(dead_code) // used by the BabyBear and KoalaBear instances and kernels only
 )]
-impl<P: Monty31Modulus> Classified<P> {
+impl<P: Monty31Modulus> Classified<Monty31<P>> {
     /// `m` (an element of the field with modulus `Q`) as an element of this field, classified;
     /// `None` if the moduli differ.
     pub(crate) const fn of<Q: Monty31Modulus>(m: Monty31<Q>) -> Option<Self> {
@@ -232,18 +183,6 @@ impl<P: Monty31Modulus> Classified<P> {
         }
         Some(out)
     }
-
-    /// The factor `m`.
-    #[inline(always)]
-    pub(crate) const fn value(&self) -> Monty31<P> {
-        self.value
-    }
-
-    /// Whether the product by `m` needs no Montgomery multiplication.
-    #[cfg(test)]
-    pub(crate) fn is_small(&self) -> bool {
-        self.kind != DiagonalKind::Generic
-    }
 }
 
 impl<P: Monty31Modulus> Monty31<P> {
@@ -253,7 +192,7 @@ impl<P: Monty31Modulus> Monty31<P> {
     /// (a constant of the code once a loop over a constant table is unrolled). Same value as
     /// `s + m · self` by [`Field::mul`].
     #[inline(always)]
-    pub(crate) fn mul_classified_add(self, m: &Classified<P>, s: Self) -> Self {
+    pub(crate) fn mul_classified_add(self, m: &Classified<Monty31<P>>, s: Self) -> Self {
         let (v, negate) = match m.kind {
             DiagonalKind::Generic => (Field::mul(self, m.value), false),
             DiagonalKind::Small { k, negate } => {

@@ -38,21 +38,22 @@ mod tables;
 use crate::field::PrimeField;
 #[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 use crate::field::kernel_form::monty31::{Modulus, inverse, stored_diagonal_word, stored_word};
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
-use crate::field::monty31::Classified;
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
+use crate::field::diagonal::Classified;
+use crate::field::goldilocks::GoldilocksFast;
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::modes::{Permutation, digest_len};
 #[cfg(fast_poseidon2_simd)]
 use crate::poseidon2::batch_cache::CompiledTables;
 #[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 use crate::poseidon2::batch_cache::Word;
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 use crate::poseidon2::linear::DiagonalOps;
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::CompiledDiagonals;
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 use crate::poseidon2::permutation::RoundOps;
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 use crate::poseidon2::{ct::Poseidon2Ct, permutation::run_compiled};
 
 /// A shipped Poseidon2 instance as a type: its type alias (e.g. [`bn254::Bn254T3`], the
@@ -175,6 +176,29 @@ impl<P: Monty31Modulus> CompiledDiagonals for Monty31<P> {
     }
 }
 
+/// The registry of internal diagonals compiled into the code for [`GoldilocksFast`]:
+/// [`plonky3`]'s Goldilocks permutations (listed with [`compiled_diagonals!`]), as for the 31-bit
+/// fields above.
+impl CompiledDiagonals for GoldilocksFast {
+    #[inline(always)]
+    fn partial_rounds<const D: u64>(
+        state: &mut [Self],
+        internal: &[Self],
+        diag_m1: &[Self],
+        scale: Option<&Self>,
+    ) -> bool {
+        #[cfg(feature = "goldilocks")]
+        {
+            plonky3::compiled_goldilocks_partial_rounds::<D>(state, internal, diag_m1, scale)
+        }
+        #[cfg(not(feature = "goldilocks"))]
+        {
+            let _ = (state, internal, diag_m1, scale);
+            false
+        }
+    }
+}
+
 /// The registry of [`CompiledDiagonals`] for the 31-bit Montgomery batch kernels
 /// (`crate::simd`'s `monty31`), whose state elements `A` are vectors over the field `F` and
 /// whose constants are kernel words (`poseidon2::batch_cache::Word`): if `diag_m1` and `scale`
@@ -287,25 +311,26 @@ where
 
 /// An entry of a diagonal table, compared with a compiled one by its stored word (the
 /// registry compares only tables of one field, where equal words are equal entries).
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 trait StoredWord {
-    /// The entry's stored word, `m 2^32 mod p`.
-    fn stored_word(&self) -> u32;
+    /// The entry's stored word: `m 2^32 mod p` on the 31-bit Montgomery fields, the canonical
+    /// value on Goldilocks.
+    fn stored_word(&self) -> u64;
 }
 
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
 impl<P: Monty31Modulus> StoredWord for Monty31<P> {
     #[inline(always)]
-    fn stored_word(&self) -> u32 {
-        self.word()
+    fn stored_word(&self) -> u64 {
+        self.word().into()
     }
 }
 
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
-impl<P: Monty31Modulus> StoredWord for Classified<P> {
+impl<P: Monty31Modulus> StoredWord for Classified<Monty31<P>> {
     #[inline(always)]
-    fn stored_word(&self) -> u32 {
-        self.value().word()
+    fn stored_word(&self) -> u64 {
+        self.value().word().into()
     }
 }
 
@@ -313,38 +338,71 @@ impl<P: Monty31Modulus> StoredWord for Classified<P> {
 #[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 impl StoredWord for Word {
     #[inline(always)]
-    fn stored_word(&self) -> u32 {
-        self[0] as u32
+    fn stored_word(&self) -> u64 {
+        self[0] & 0xffff_ffff
+    }
+}
+
+#[cfg(feature = "goldilocks")]
+impl StoredWord for GoldilocksFast {
+    #[inline(always)]
+    fn stored_word(&self) -> u64 {
+        self.to_canonical_u64()
+    }
+}
+
+#[cfg(feature = "goldilocks")]
+impl StoredWord for Classified<GoldilocksFast> {
+    #[inline(always)]
+    fn stored_word(&self) -> u64 {
+        self.value().0
     }
 }
 
 /// One permutation's internal diagonal and sum scale as the registry compiles them in, with
 /// entries of type `E`: classified field elements ([`Classified`], the scalar rounds) or kernel
 /// words ([`Word`], the batch kernels).
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 struct CompiledTable<E, const T: usize> {
     entries: [E; T],
     scale: Option<E>,
 }
 
 #[cfg(any(feature = "babybear", feature = "koalabear"))]
-impl<P: Monty31Modulus, const T: usize> CompiledTable<Classified<P>, T> {
+impl<P: Monty31Modulus, const T: usize> CompiledTable<Classified<Monty31<P>>, T> {
     /// `perm`'s diagonal and sum scale; `None` if `perm`'s field is not `P`'s (a `const`
     /// evaluation, so that the registry's test of the field folds away).
     const fn of<Q: Monty31Modulus, const RF: usize, const RP: usize, const D: u64>(
         perm: &Poseidon2Ct<Monty31<Q>, T, RF, RP, D>,
     ) -> Option<Self> {
-        let Some(entries) = Classified::table(perm.internal_diagonal_minus_one()) else {
+        let Some(entries) = Classified::<Monty31<P>>::table(perm.internal_diagonal_minus_one()) else {
             return None;
         };
         let scale = match perm.internal_sum_scale() {
             None => None,
-            Some(c) => match Classified::of(c) {
+            Some(c) => match Classified::<Monty31<P>>::of(c) {
                 None => return None,
                 some => some,
             },
         };
         Some(CompiledTable { entries, scale })
+    }
+}
+
+#[cfg(feature = "goldilocks")]
+impl<const T: usize> CompiledTable<Classified<GoldilocksFast>, T> {
+    /// `perm`'s diagonal and sum scale, classified (a `const` evaluation).
+    const fn goldilocks<const RF: usize, const RP: usize, const D: u64>(
+        perm: &Poseidon2Ct<GoldilocksFast, T, RF, RP, D>,
+    ) -> Self {
+        let scale = match perm.internal_sum_scale() {
+            None => None,
+            Some(c) => Some(Classified::<GoldilocksFast>::of(c)),
+        };
+        CompiledTable {
+            entries: Classified::<GoldilocksFast>::table(perm.internal_diagonal_minus_one()),
+            scale,
+        }
     }
 }
 
@@ -383,7 +441,7 @@ impl<const T: usize> CompiledTable<Word, T> {
     }
 }
 
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 impl<E: StoredWord, const T: usize> CompiledTable<E, T> {
     /// If `diag_m1` and `scale` are this diagonal's, runs the partial rounds with it and
     /// returns `true`. The comparison reads public constants only.
@@ -425,8 +483,28 @@ impl<E: StoredWord, const T: usize> CompiledTable<E, T> {
 /// code (see the [`CompiledDiagonals`] impl above): its `compiled_partial_rounds` (scalar) and
 /// `compiled_kernel_partial_rounds` (batch kernels) try the listed permutations (`ct` consts on
 /// a 31-bit Montgomery field, each with its `cfg`) in order.
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 macro_rules! compiled_diagonals {
+    (goldilocks: $($perm:path),* $(,)?) => {
+        /// The partial rounds with the diagonal of the first listed Goldilocks permutation
+        /// whose diagonal table and sum scale are `diag_m1` and `scale`, if any (`true`); else
+        /// `false`, `state` untouched.
+        #[inline(always)]
+        pub(crate) fn compiled_goldilocks_partial_rounds<const D: u64>(
+            state: &mut [$crate::field::goldilocks::GoldilocksFast],
+            internal: &[$crate::field::goldilocks::GoldilocksFast],
+            diag_m1: &[$crate::field::goldilocks::GoldilocksFast],
+            scale: Option<&$crate::field::goldilocks::GoldilocksFast>,
+        ) -> bool {
+            $(
+                let table = &const { super::CompiledTable::goldilocks(&$perm) };
+                if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
+                    return true;
+                }
+            )*
+            false
+        }
+    };
     ($($(#[$cfg:meta])* $perm:path),* $(,)?) => {
         /// The partial rounds with the diagonal of the first listed permutation whose diagonal
         /// table and sum scale are `diag_m1` and `scale`, if any (`true`); else `false`,
@@ -444,7 +522,10 @@ macro_rules! compiled_diagonals {
             $(
                 $(#[$cfg])*
                 if let Some(table) = &const {
-                    super::CompiledTable::<$crate::field::monty31::Classified<P>, _>::of(&$perm)
+                    super::CompiledTable::<
+                        $crate::field::diagonal::Classified<$crate::field::monty31::Monty31<P>>,
+                        _,
+                    >::of(&$perm)
                 } {
                     if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
                         return true;
@@ -514,7 +595,7 @@ macro_rules! compiled_diagonals {
         }
     };
 }
-#[cfg(any(feature = "babybear", feature = "koalabear"))]
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 pub(crate) use compiled_diagonals;
 
 #[cfg(any(
@@ -787,7 +868,7 @@ mod compiled_tests {
     #[test]
     fn plonky3_diagonals_are_small() {
         fn all_small<P: Monty31Modulus, const T: usize>(diag: &[Monty31<P>; T]) -> bool {
-            Classified::<P>::table(diag).is_some_and(|t| t.iter().all(|c| c.is_small()))
+            Classified::<Monty31<P>>::table(diag).is_some_and(|t| t.iter().all(|c| c.is_small()))
         }
         assert!(all_small(
             plonky3::ct::BABYBEAR_T16.internal_diagonal_minus_one()

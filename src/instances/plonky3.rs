@@ -60,3 +60,7 @@ super::compiled_diagonals! {
     #[cfg(feature = "koalabear")]
     ct::KOALABEAR_T24,
 }
+#[cfg(feature = "goldilocks")]
+super::compiled_diagonals! {
+    goldilocks: ct::GOLDILOCKS_T8, ct::GOLDILOCKS_T12, ct::GOLDILOCKS_T16,
+}

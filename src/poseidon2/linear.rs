@@ -46,7 +46,8 @@ use crate::MAX_WIDTH;
 use crate::field::ark::{Fast4, from_limbs, to_limbs};
 use crate::field::goldilocks::GoldilocksFast;
 use crate::field::goldilocks::fast::{reduce96, reduce128};
-use crate::field::monty31::{Classified, Monty31, Monty31Modulus};
+use crate::field::diagonal::Classified;
+use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::field::{Field, Sealed, montgomery};
 use crate::params::ExternalMatrix;
 use crate::poseidon2::permutation::CompiledDiagonals;
@@ -509,14 +510,14 @@ impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
 
 /// The product by a classified constant ([`Classified`], an entry of a diagonal compiled into
 /// the code): the field's [`Monty31::mul_classified_add`], the addition fused.
-impl<P: Monty31Modulus> DiagonalOps<Classified<P>> for Monty31<P> {
+impl<P: Monty31Modulus> DiagonalOps<Classified<Monty31<P>>> for Monty31<P> {
     #[inline(always)]
-    fn mul_diagonal(self, m: &Classified<P>) -> Self {
+    fn mul_diagonal(self, m: &Classified<Monty31<P>>) -> Self {
         self.mul_classified_add(m, Self::ZERO_ELEMENT)
     }
 
     #[inline(always)]
-    fn mul_diagonal_add(self, m: &Classified<P>, s: Self) -> Self {
+    fn mul_diagonal_add(self, m: &Classified<Monty31<P>>, s: Self) -> Self {
         self.mul_classified_add(m, s)
     }
 
@@ -573,6 +574,38 @@ impl LinearLayers for GoldilocksFast {
         for (x, m) in state.iter_mut().zip(diag_m1) {
             x.0 = reduce128(u128::from(x.0) * u128::from(m.to_canonical_u64()) + s);
         }
+    }
+
+    #[inline(always)]
+    fn compiled_partial_rounds<const D: u64>(
+        state: &mut [Self],
+        internal: &[Self],
+        diag_m1: &[Self],
+        scale: Option<&Self>,
+        _: Sealed,
+    ) -> bool {
+        <Self as CompiledDiagonals>::partial_rounds::<D>(state, internal, diag_m1, scale)
+    }
+}
+
+/// The product by a classified constant ([`Classified`], an entry of a diagonal compiled into
+/// the code): [`GoldilocksFast::mul_classified_add`], the addition fused, one reduction per
+/// output.
+impl DiagonalOps<Classified<GoldilocksFast>> for GoldilocksFast {
+    #[inline(always)]
+    fn mul_diagonal(self, m: &Classified<GoldilocksFast>) -> Self {
+        self.mul_classified_add(m, GoldilocksFast(0))
+    }
+
+    #[inline(always)]
+    fn mul_diagonal_add(self, m: &Classified<GoldilocksFast>, s: Self) -> Self {
+        self.mul_classified_add(m, s)
+    }
+
+    /// [`sum_wide`], reduced once.
+    #[inline(always)]
+    fn compiled_sum(state: &[Self]) -> Self {
+        GoldilocksFast(reduce96(sum_wide(state)))
     }
 }
 

@@ -154,8 +154,8 @@ impl<A: LinearLayers<C> + DiagonalOps<C>, C> InternalLayer<A> for TableDiagonal<
 /// how to multiply by them) and the sum scale, run by the generic internal layer with its loop
 /// written out ([`internal_layer_with`]).
 #[cfg_attr(
-    not(any(feature = "babybear", feature = "koalabear")),
-    allow(dead_code) // run by the registries of `crate::instances` only (31-bit fields)
+    not(any(feature = "babybear", feature = "koalabear", feature = "goldilocks")),
+    allow(dead_code) // run by the registries of `crate::instances` only
 )]
 struct CompiledDiagonal<'a, E> {
     entries: &'a [E],
@@ -203,8 +203,8 @@ pub(crate) trait CompiledDiagonals: RoundOps + Sized {
 /// folds into each entry's code. Same outputs as the rounds with the table whose entries they
 /// are ([`DiagonalOps`] of `E`).
 #[cfg_attr(
-    not(any(feature = "babybear", feature = "koalabear")),
-    allow(dead_code) // run by the registries of `crate::instances` only (31-bit fields)
+    not(any(feature = "babybear", feature = "koalabear", feature = "goldilocks")),
+    allow(dead_code) // run by the registries of `crate::instances` only
 )]
 #[inline(always)]
 pub(crate) fn run_compiled<A: RoundOps + DiagonalOps<E>, E, const D: u64>(

@@ -10,6 +10,7 @@
 //! - `2^96 = -1 (mod p)`, since `2^96 = 2^32 · 2^64 = 2^32 (2^32 - 1) = 2^64 - 2^32 = -1`.
 
 use super::MODULUS;
+use crate::field::diagonal::{Classified, DiagonalKind, diagonal_kind};
 #[cfg(fast_poseidon2_simd)]
 use crate::field::mulx_adx::opaque_word;
 use crate::field::{Field, PrimeField, Representation, Sealed};
@@ -52,6 +53,63 @@ impl GoldilocksFast {
         let (diff, wrapped) = self.0.overflowing_add(EPSILON);
         let keep = (wrapped as u64).wrapping_sub(1); // all ones when x < p
         (self.0 & keep) | (diff & !keep)
+    }
+}
+
+impl Classified<GoldilocksFast> {
+    /// `m` with its kind ([`diagonal_kind`] of the canonical value), stored canonical (the
+    /// generic product's bound in [`GoldilocksFast::mul_classified_add`] needs `m < p`).
+    pub(crate) const fn of(m: GoldilocksFast) -> Self {
+        let value = m.to_canonical_u64();
+        Classified {
+            kind: diagonal_kind(MODULUS, value),
+            value: GoldilocksFast(value),
+        }
+    }
+
+    /// Every entry of `table` classified ([`Self::of`]).
+    pub(crate) const fn table<const T: usize>(table: &[GoldilocksFast; T]) -> [Self; T] {
+        let mut out = [Self::of(GoldilocksFast(0)); T];
+        let mut i = 0;
+        while i < T {
+            out[i] = Self::of(table[i]);
+            i += 1;
+        }
+        out
+    }
+}
+
+impl GoldilocksFast {
+    /// `s + m · self` for the classified constant `m`, reduced once: `±k · self` (`k <= 4`) and
+    /// `±2^-n · self` (the shift of `crate::field::diagonal`) as sums of words below `2^96`
+    /// for [`reduce96`], otherwise the full product with [`reduce128`]. The kind is public data
+    /// (a constant of the code once a loop over a constant table is unrolled). Same element as
+    /// `s + m · self` by [`Field::mul`] and [`Field::add`].
+    ///
+    /// Bounds (`x = self`, `s` any `u64`): `k x < 2^66`; a negative factor adds `k (2p - x)`
+    /// instead (`2p > 2^64 > x`), `< 2^67`; for `2^-n`, `x = h 2^n + l` gives `x 2^-n = h - l q`
+    /// with `q = (p - 1) / 2^n` and `l q < p`, added as `h + (p - l q)`, and `-x 2^-n` as
+    /// `l q + (p - h)` (`h < 2^63 < p`), each below `2^65`. With `s` every sum is below `2^68`.
+    /// The generic product is `m x + s <= (p - 1)(2^64 - 1) + 2^64 - 1 < 2^128` (`m < p`).
+    #[inline(always)]
+    pub(crate) fn mul_classified_add(self, m: &Classified<GoldilocksFast>, s: Self) -> Self {
+        const P: u128 = MODULUS as u128;
+        let (x, s) = (u128::from(self.0), u128::from(s.0));
+        let sum = match m.kind {
+            DiagonalKind::Generic => {
+                return GoldilocksFast(reduce128(x * u128::from(m.value.0) + s));
+            }
+            DiagonalKind::Small { k, negate } => {
+                let k = u128::from(k);
+                s + if negate { (2 * P - x) * k } else { x * k }
+            }
+            DiagonalKind::Halve { n, negate } => {
+                let h = x >> n;
+                let lq = (x & ((1 << n) - 1)) * ((P - 1) >> n);
+                s + if negate { lq + (P - h) } else { h + (P - lq) }
+            }
+        };
+        GoldilocksFast(reduce96(sum))
     }
 }
 
