@@ -33,8 +33,8 @@ pub mod monty31;
 mod representation;
 pub mod stark252;
 // The field layer's one module allowed `unsafe`: the MULX/ADX products and the assembly
-// addition of `montgomery`, and the empty `asm!` barrier of `goldilocks::fast::reduce128`
-// (`opaque_word`), compiled where the SIMD backends are (x86_64, `std`, not Miri, not
+// addition of `montgomery`, and the Goldilocks reductions and addition of `goldilocks::fast`,
+// compiled where the SIMD backends are (x86_64, `std`, not Miri, not
 // forced portable); each block has a `// SAFETY:` comment.
 #[cfg(fast_poseidon2_simd)]
 #[allow(unsafe_code)]

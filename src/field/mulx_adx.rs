@@ -1,7 +1,8 @@
 //! Four-limb Montgomery multiplication with MULX (BMI2) and ADCX/ADOX (ADX), for the scalar
 //! arithmetic of `field::montgomery` on CPUs that have them (detected at run time), and the
-//! four-limb modular addition in baseline x86_64 assembly ([`add`]), and [`opaque_word`], an
-//! empty `asm!` block that keeps a scalar reduction out of the SLP vectoriser's reach.
+//! four-limb modular addition in baseline x86_64 assembly ([`add`]), and the Goldilocks
+//! reductions and addition of `field::goldilocks::fast` in baseline x86_64 assembly
+//! ([`goldilocks_reduce128`], [`goldilocks_reduce96`], [`goldilocks_add`]).
 //!
 //! The field layer's one `unsafe` module (inline assembly, each block with a `// SAFETY:`
 //! comment), compiled only where the SIMD batch backends are (x86_64 with `std`, not under Miri,
@@ -18,16 +19,78 @@
 
 use super::montgomery::{Arith, Modulus};
 
-/// `x` itself, passed through an empty `asm!` block: no instruction is emitted, but the optimiser
-/// no longer sees how the value was computed, so it cannot move the computation into vector
-/// registers (`field::goldilocks::fast::reduce128`, where LLVM's SLP vectoriser did so under
-/// AVX-512 and slowed the scalar permutations).
+/// `2^64 mod p = 2^32 - 1` for the Goldilocks prime `p = 2^64 - 2^32 + 1`.
+const GOLDILOCKS_EPSILON: u64 = 0xffff_ffff;
+
+/// Goldilocks `x mod p` for `x = hi 2^64 + lo`, lazily reduced (any `u64`): the steps and bounds
+/// of `field::goldilocks::fast::portable::reduce128`, `t0 = lo - hi_hi` and `t0 + hi_lo
+/// EPSILON`, each corrected by `EPSILON` on a borrow or carry. `sbb r32, r32` turns the flag into
+/// `EPSILON` or 0 (a 32-bit write zero-extends), so a correction is two instructions and
+/// no branch; LLVM compiles the portable form to three or four (or, as a select, to a branch).
 #[inline(always)]
-pub(super) fn opaque_word(x: u64) -> u64 {
+pub(super) fn goldilocks_reduce128(lo: u64, hi: u64) -> u64 {
     let out;
-    // SAFETY: an empty template: no memory, stack or flags touched.
+    // SAFETY: baseline x86_64 instructions on register operands only; no memory or stack.
     unsafe {
-        core::arch::asm!("/* {0} */", inlateout(reg) x => out, options(pure, nomem, nostack, preserves_flags));
+        core::arch::asm!(
+            "mov {t:e}, {hi:e}",
+            "shr {hi}, 32",
+            "imul {t}, {eps}",
+            "sub {lo}, {hi}",
+            "sbb {hi:e}, {hi:e}",
+            "sub {lo}, {hi}",
+            "add {lo}, {t}",
+            "sbb {hi:e}, {hi:e}",
+            "add {lo}, {hi}",
+            lo = inlateout(reg) lo => out,
+            hi = inout(reg) hi => _,
+            t = out(reg) _,
+            eps = in(reg) GOLDILOCKS_EPSILON,
+            options(pure, nomem, nostack),
+        );
+    }
+    out
+}
+
+/// Goldilocks `lo + hi EPSILON mod p` for `hi < 2^32` (`x = hi 2^64 + lo < 2^96`), lazily
+/// reduced: `field::goldilocks::fast::portable::reduce96`, its carry correction as in
+/// [`goldilocks_reduce128`].
+#[inline(always)]
+pub(super) fn goldilocks_reduce96(lo: u64, hi: u64) -> u64 {
+    let out;
+    // SAFETY: baseline x86_64 instructions on register operands only; no memory or stack.
+    unsafe {
+        core::arch::asm!(
+            "imul {hi}, {eps}",
+            "add {lo}, {hi}",
+            "sbb {hi:e}, {hi:e}",
+            "add {lo}, {hi}",
+            lo = inlateout(reg) lo => out,
+            hi = inout(reg) hi => _,
+            eps = in(reg) GOLDILOCKS_EPSILON,
+            options(pure, nomem, nostack),
+        );
+    }
+    out
+}
+
+/// Goldilocks `a + b mod p`, lazily reduced: `field::goldilocks::fast::portable::add_lazy`
+/// (a carry adds `EPSILON`, at most twice), each correction as in [`goldilocks_reduce128`].
+#[inline(always)]
+pub(super) fn goldilocks_add(a: u64, b: u64) -> u64 {
+    let out;
+    // SAFETY: baseline x86_64 instructions on register operands only; no memory or stack.
+    unsafe {
+        core::arch::asm!(
+            "add {a}, {b}",
+            "sbb {b:e}, {b:e}",
+            "add {a}, {b}",
+            "sbb {b:e}, {b:e}",
+            "add {a}, {b}",
+            a = inlateout(reg) a => out,
+            b = inout(reg) b => _,
+            options(pure, nomem, nostack),
+        );
     }
     out
 }

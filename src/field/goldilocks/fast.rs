@@ -12,7 +12,7 @@
 use super::MODULUS;
 use crate::field::diagonal::{Classified, DiagonalKind, diagonal_kind};
 #[cfg(fast_poseidon2_simd)]
-use crate::field::mulx_adx::opaque_word;
+use crate::field::mulx_adx;
 use crate::field::{Field, PrimeField, Representation, Sealed};
 use core::hash::{Hash, Hasher};
 
@@ -113,94 +113,135 @@ impl GoldilocksFast {
     }
 }
 
-/// `a + b` as a lazy value in `[0, 2^64)`, congruent to the integer sum mod p.
-///
-/// Bounds: `a + b = s + c·2^64` with `c` in {0, 1}. If `c = 0` the result is `s`. If `c = 1`,
-/// `2^64 = EPSILON` so the sum is `s + EPSILON`; then `s <= 2^64 - 2`, and if `s + EPSILON`
-/// wraps again to `s' = s + EPSILON - 2^64 <= EPSILON - 2`, the lost `2^64` is one more
-/// `EPSILON`: `s' + EPSILON <= 2·EPSILON - 2 < 2^64`, no third wrap.
+/// `a + b` as a lazy value in `[0, 2^64)`, congruent to the integer sum mod p
+/// ([`portable::add_lazy`] for the bounds; in assembly where the SIMD backends are compiled,
+/// see [`reduce128`]).
 #[inline(always)]
-const fn add_lazy(a: u64, b: u64) -> u64 {
-    let sum = a as u128 + b as u128;
-    let sum = (sum as u64) as u128 + carry_times_epsilon(sum) as u128;
-    (sum as u64) + carry_times_epsilon(sum)
+fn add_lazy(a: u64, b: u64) -> u64 {
+    #[cfg(fast_poseidon2_simd)]
+    {
+        mulx_adx::goldilocks_add(a, b)
+    }
+    #[cfg(not(fast_poseidon2_simd))]
+    {
+        portable::add_lazy(a, b)
+    }
 }
 
-/// `EPSILON` times the carry word `x >> 64` of a sum of two `u64` (0 or 1): the negated carry
-/// (all ones on a carry) shifted down by 32, which compiles to `sbb` and `shr` after the
-/// addition. Arithmetic on the word rather than a select on a flag: LLVM lowers such selects
-/// inside the round loops to branches, which mispredict about half the time on field elements.
-/// Not `(c << 32) - c` either: LLVM made that an `imul` by `EPSILON`, three cycles on the
-/// dependency chain of every addition.
-#[inline(always)]
-const fn carry_times_epsilon(x: u128) -> u64 {
-    ((x >> 64) as u64).wrapping_neg() >> 32
-}
-
-/// `x mod p` as a lazy value in `[0, 2^64)`, for any `x < 2^128`.
+/// `x mod p` as a lazy value in `[0, 2^64)`, for any `x < 2^128` ([`portable::reduce128`] for
+/// the algorithm and bounds).
 ///
-/// Write `x = hi_hi·2^96 + hi_lo·2^64 + lo` (`hi_hi, hi_lo < 2^32`, `lo < 2^64`); then
-/// `x = lo - hi_hi + hi_lo·EPSILON (mod p)`.
-/// - `t0 = lo - hi_hi`: if it borrows, the wrapped value is `lo - hi_hi + 2^64`, and the extra
-///   `2^64 = EPSILON` is taken off: `lo < hi_hi < 2^32` gives a wrapped value
-///   `>= 2^64 - 2^32 + 1 > EPSILON`, so this second subtraction cannot borrow.
-/// - `t1 = hi_lo·EPSILON <= (2^32 - 1)^2 = 2^64 - 2^33 + 1`: no overflow.
-/// - `t0 + t1` with one correction: a wrapped sum is at most `2^64 - 2^33`, and adding
-///   `EPSILON` stays below `2^64` (the second correction of [`add_lazy`] is never needed).
+/// Where the SIMD backends are compiled (x86_64, `std`, not Miri, not forced portable) the
+/// same steps run as baseline x86_64 assembly (`field::mulx_adx::goldilocks_reduce128`), whose
+/// corrections take a carry or borrow to `EPSILON` with one `sbb` on 32-bit registers: 9
+/// instructions after the product, where LLVM makes 12 of the portable code (it keeps the
+/// corrections branch-free only in a longer form, and under AVX-512 its SLP vectoriser moved
+/// them into vector registers). The products themselves stay in Rust.
 #[inline(always)]
 pub(crate) fn reduce128(x: u128) -> u64 {
-    let lo = x as u64;
-    let hi = (x >> 64) as u64;
-    let hi_hi = hi >> 32;
-    let hi_lo = hi & EPSILON;
-    // The high word of the 128-bit difference is all ones exactly on a borrow; shifted right by
-    // 32 it is `EPSILON` or 0 (arithmetic, not a select: see `carry_times_epsilon`).
-    let d = (lo as u128).wrapping_sub(hi_hi as u128);
-    // `t0` passes through an empty `asm!` block (`opaque_word`, no instruction): otherwise, under
-    // AVX-512 (`-C target-cpu=native`), the SLP vectoriser packs these borrow corrections of
-    // neighbouring reductions (the lanes of a layer) into vector registers and back, which made
-    // the Goldilocks t = 12, 16 and 20 permutations 10-24% slower than the default build
-    // (docs/benchmarks.md, 2026-12-05).
-    let t0 = opaque_word((d as u64) - (((d >> 64) as u64) >> 32));
-    fold_carry(t0 as u128 + (hi_lo * EPSILON) as u128)
+    #[cfg(fast_poseidon2_simd)]
+    {
+        mulx_adx::goldilocks_reduce128(x as u64, (x >> 64) as u64)
+    }
+    #[cfg(not(fast_poseidon2_simd))]
+    {
+        portable::reduce128(x)
+    }
 }
 
-/// `x mod p` as a lazy value in `[0, 2^64)`, for `x < 2^96` (sums of a few words, as the linear
-/// layers accumulate them): the high word `hi < 2^32` has no `2^96` part, so `x = lo + hi·EPSILON
-/// (mod p)` with `hi·EPSILON < 2^64`, and one correction as in [`reduce128`] (a wrapped sum is at
-/// most `2^64 - 2^33`). Callers guarantee the bound; for larger `x` the result is wrong, not a
-/// panic.
+/// `x mod p` as a lazy value in `[0, 2^64)`, for `x < 2^96` ([`portable::reduce96`]; in
+/// assembly as [`reduce128`]). Callers guarantee the bound; for larger `x` the result is wrong,
+/// not a panic.
 #[inline(always)]
-pub(crate) const fn reduce96(x: u128) -> u64 {
-    let lo = x as u64;
-    let hi = ((x >> 64) as u64) & EPSILON;
-    fold_carry(lo as u128 + (hi * EPSILON) as u128)
+pub(crate) fn reduce96(x: u128) -> u64 {
+    #[cfg(fast_poseidon2_simd)]
+    {
+        mulx_adx::goldilocks_reduce96(x as u64, ((x >> 64) as u64) & EPSILON)
+    }
+    #[cfg(not(fast_poseidon2_simd))]
+    {
+        portable::reduce96(x)
+    }
 }
 
-/// `x` itself (no barrier is needed where no SIMD backend is compiled).
-#[cfg(not(fast_poseidon2_simd))]
-#[inline(always)]
-fn opaque_word(x: u64) -> u64 {
-    x
-}
+/// The reductions in Rust: the only ones where no SIMD backend is compiled, and the reference
+/// of the assembly elsewhere (tests compare them).
+#[cfg_attr(all(fast_poseidon2_simd, not(test)), allow(dead_code))]
+mod portable {
+    use super::EPSILON;
 
-/// The low word of `sum` plus `EPSILON` if `sum` carried into bit 64: the last step of
-/// [`reduce128`] and [`reduce96`], for a `sum` of a `u64` and a value at most `2^64 - 2^33 + 1`,
-/// whose wrapped low word is at most `2^64 - 2^33`, so adding `EPSILON` cannot wrap again.
-#[inline(always)]
-const fn fold_carry(sum: u128) -> u64 {
-    // The correction is added in `u128` and truncated, not written as `(sum as u64) +
-    // carry_times_epsilon(sum)`. With that form LLVM narrows the carry to a 64-bit compare, and
-    // under AVX-512 (`-C target-cpu=native`) the SLP vectoriser packs the tails of independent
-    // reductions (the state lanes of a layer, the `x^3` and `x^4` of the S-box) into xmm/ymm
-    // registers: every product is moved over with `vmovq`/`vpunpcklqdq`/`vinserti128`, reduced
-    // with `vpsubq`/`vpcmpltuq`/masked `vpaddq`, and moved back with `vpextrq` for the next
-    // `mulx`. The transfers lengthen the dependency chain of the partial rounds and made the
-    // Goldilocks permutations 1.5-1.7x slower than the default build. A `u128` addition is too
-    // expensive to vectorise, so the SLP vectoriser leaves every reduction scalar; the low word
-    // is the same value (a wrapped sum is at most `2^64 - 2^33`, adding `EPSILON` cannot wrap),
-    // and the scalar code stays as short and branch-free (`add`, `lea`, `cmovae`).
-    (sum + if sum >> 64 != 0 { EPSILON as u128 } else { 0 }) as u64
+    /// `a + b` as a lazy value in `[0, 2^64)`, congruent to the integer sum mod p.
+    ///
+    /// Bounds: `a + b = s + c·2^64` with `c` in {0, 1}. If `c = 0` the result is `s`. If
+    /// `c = 1`, `2^64 = EPSILON` so the sum is `s + EPSILON`; then `s <= 2^64 - 2`, and if
+    /// `s + EPSILON` wraps again to `s' = s + EPSILON - 2^64 <= EPSILON - 2`, the lost `2^64`
+    /// is one more `EPSILON`: `s' + EPSILON <= 2·EPSILON - 2 < 2^64`, no third wrap.
+    #[inline(always)]
+    pub(super) const fn add_lazy(a: u64, b: u64) -> u64 {
+        let sum = a as u128 + b as u128;
+        let sum = (sum as u64) as u128 + carry_times_epsilon(sum) as u128;
+        (sum as u64) + carry_times_epsilon(sum)
+    }
+
+    /// `EPSILON` times the carry word `x >> 64` of a sum of two `u64` (0 or 1): the negated
+    /// carry as a 32-bit word (all ones on a carry), zero-extended. Arithmetic on the word
+    /// rather than a select on a flag: LLVM lowers such selects inside the round loops to
+    /// branches, which mispredict about half the time on field elements. Not `(c << 32) - c`
+    /// either: LLVM made that an `imul` by `EPSILON`, three cycles on the dependency chain of
+    /// every addition.
+    #[inline(always)]
+    const fn carry_times_epsilon(x: u128) -> u64 {
+        ((x >> 64) as u32).wrapping_neg() as u64
+    }
+
+    /// `x mod p` as a lazy value in `[0, 2^64)`, for any `x < 2^128`.
+    ///
+    /// Write `x = hi_hi·2^96 + hi_lo·2^64 + lo` (`hi_hi, hi_lo < 2^32`, `lo < 2^64`); then
+    /// `x = lo - hi_hi + hi_lo·EPSILON (mod p)`.
+    /// - `t0 = lo - hi_hi`: if it borrows, the wrapped value is `lo - hi_hi + 2^64`, and the
+    ///   extra `2^64 = EPSILON` is taken off: `lo < hi_hi < 2^32` gives a wrapped value
+    ///   `>= 2^64 - 2^32 + 1 > EPSILON`, so this second subtraction cannot borrow.
+    /// - `t1 = hi_lo·EPSILON <= (2^32 - 1)^2 = 2^64 - 2^33 + 1`: no overflow.
+    /// - `t0 + t1` with one correction: a wrapped sum is at most `2^64 - 2^33`, and adding
+    ///   `EPSILON` stays below `2^64` (the second correction of [`add_lazy`] is never needed).
+    #[inline(always)]
+    pub(super) const fn reduce128(x: u128) -> u64 {
+        let lo = x as u64;
+        let hi = (x >> 64) as u64;
+        let hi_hi = hi >> 32;
+        let hi_lo = hi & EPSILON;
+        // The high word of the 128-bit difference is all ones exactly on a borrow; its low 32
+        // bits are `EPSILON` or 0 (arithmetic, not a select: see `carry_times_epsilon`).
+        let d = (lo as u128).wrapping_sub(hi_hi as u128);
+        let t0 = (d as u64) - ((d >> 64) as u32) as u64;
+        fold_carry(t0 as u128 + (hi_lo * EPSILON) as u128)
+    }
+
+    /// `x mod p` as a lazy value in `[0, 2^64)`, for `x < 2^96` (sums of a few words, as the
+    /// linear layers accumulate them): the high word `hi < 2^32` has no `2^96` part, so
+    /// `x = lo + hi·EPSILON (mod p)` with `hi·EPSILON < 2^64`, and one correction as in
+    /// [`reduce128`] (a wrapped sum is at most `2^64 - 2^33`).
+    #[inline(always)]
+    pub(super) const fn reduce96(x: u128) -> u64 {
+        let lo = x as u64;
+        let hi = ((x >> 64) as u64) & EPSILON;
+        fold_carry(lo as u128 + (hi * EPSILON) as u128)
+    }
+
+    /// The low word of `sum` plus `EPSILON` if `sum` carried into bit 64: the last step of
+    /// [`reduce128`] and [`reduce96`], for a `sum` of a `u64` and a value at most
+    /// `2^64 - 2^33 + 1`, whose wrapped low word is at most `2^64 - 2^33`, so adding `EPSILON`
+    /// cannot wrap again.
+    #[inline(always)]
+    const fn fold_carry(sum: u128) -> u64 {
+        // The correction is added in `u128` and truncated, not written as `(sum as u64) +
+        // carry_times_epsilon(sum)`. With that form LLVM narrows the carry to a 64-bit
+        // compare, and under AVX-512 (`-C target-cpu=native`) the SLP vectoriser packs the
+        // tails of independent reductions into xmm/ymm registers and back, which made the
+        // Goldilocks permutations 1.5-1.7x slower than the default build. A `u128` addition is
+        // too expensive to vectorise, so every reduction stays scalar (`add`, `lea`, `cmovae`).
+        (sum + if sum >> 64 != 0 { EPSILON as u128 } else { 0 }) as u64
+    }
 }
 
 impl PartialEq for GoldilocksFast {
