@@ -98,7 +98,10 @@ mod tests {
         let g = 0xffff_ffff_0000_0001u64;
         assert_eq!(
             diagonal_kind(g, 0xffff_fffe_0000_0002),
-            DiagonalKind::Halve { n: 32, negate: false }
+            DiagonalKind::Halve {
+                n: 32,
+                negate: false
+            }
         );
         let b = (1u64 << 31) - (1 << 27) + 1;
         assert_eq!(diagonal_kind(b, b - ((b - 1) >> 28)), DiagonalKind::Generic);

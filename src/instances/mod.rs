@@ -36,11 +36,11 @@ pub mod stark252;
 mod tables;
 
 use crate::field::PrimeField;
-#[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
-use crate::field::kernel_form::monty31::{Modulus, inverse, stored_diagonal_word, stored_word};
 #[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 use crate::field::diagonal::Classified;
 use crate::field::goldilocks::GoldilocksFast;
+#[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
+use crate::field::kernel_form::monty31::{Modulus, inverse, stored_diagonal_word, stored_word};
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::modes::{Permutation, digest_len};
 #[cfg(fast_poseidon2_simd)]
@@ -48,7 +48,7 @@ use crate::poseidon2::batch_cache::CompiledTables;
 #[cfg(all(fast_poseidon2_simd, any(feature = "babybear", feature = "koalabear")))]
 use crate::poseidon2::batch_cache::Word;
 #[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
-use crate::poseidon2::linear::DiagonalOps;
+use crate::poseidon2::linear::CompiledLayer;
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::CompiledDiagonals;
 #[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
@@ -216,7 +216,7 @@ pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64>(
 where
     F: crate::field::Field,
     A: crate::poseidon2::permutation::RoundOps<Constant = crate::poseidon2::batch_cache::Word>
-        + crate::poseidon2::linear::DiagonalOps<crate::poseidon2::batch_cache::Word>,
+        + crate::poseidon2::linear::CompiledLayer<crate::poseidon2::batch_cache::Word>,
 {
     try_registries!(compiled_kernel_partial_rounds::<F, A, D>(
         state, internal, diag_m1, scale
@@ -375,7 +375,8 @@ impl<P: Monty31Modulus, const T: usize> CompiledTable<Classified<Monty31<P>>, T>
     const fn of<Q: Monty31Modulus, const RF: usize, const RP: usize, const D: u64>(
         perm: &Poseidon2Ct<Monty31<Q>, T, RF, RP, D>,
     ) -> Option<Self> {
-        let Some(entries) = Classified::<Monty31<P>>::table(perm.internal_diagonal_minus_one()) else {
+        let Some(entries) = Classified::<Monty31<P>>::table(perm.internal_diagonal_minus_one())
+        else {
             return None;
         };
         let scale = match perm.internal_sum_scale() {
@@ -454,7 +455,7 @@ impl<E: StoredWord, const T: usize> CompiledTable<E, T> {
         scale: Option<&A::Constant>,
     ) -> bool
     where
-        A: RoundOps<Constant: StoredWord> + DiagonalOps<E>,
+        A: RoundOps<Constant: StoredWord> + CompiledLayer<E>,
     {
         let word = |e: Option<&E>| e.map(StoredWord::stored_word);
         let equal = diag_m1.len() == T
@@ -550,7 +551,7 @@ macro_rules! compiled_diagonals {
             F: $crate::field::Field,
             A: $crate::poseidon2::permutation::RoundOps<
                 Constant = $crate::poseidon2::batch_cache::Word,
-            > + $crate::poseidon2::linear::DiagonalOps<$crate::poseidon2::batch_cache::Word>,
+            > + $crate::poseidon2::linear::CompiledLayer<$crate::poseidon2::batch_cache::Word>,
         {
             $(
                 $(#[$cfg])*

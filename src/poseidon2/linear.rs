@@ -36,7 +36,7 @@
 //!   diagonal is registered as compiled into the code (Plonky3's, SP1's; the registry is in
 //!   `crate::instances`) run the generic internal layer over that diagonal's constant entries
 //!   ([`LinearLayers::compiled_partial_rounds`]), its sum taken in `u64`
-//!   ([`DiagonalOps::compiled_sum`]).
+//!   (`CompiledLayer::compiled_sum`; Goldilocks likewise, on unreduced `u128` sums).
 //!
 //! The AVX-512 IFMA batch kernel's vectors run the generic layers (after normalizing what the
 //! previous layer left unreduced). A [`Field`] implemented outside this crate gets the generic
@@ -44,9 +44,9 @@
 
 use crate::MAX_WIDTH;
 use crate::field::ark::{Fast4, from_limbs, to_limbs};
+use crate::field::diagonal::Classified;
 use crate::field::goldilocks::GoldilocksFast;
 use crate::field::goldilocks::fast::{reduce96, reduce128};
-use crate::field::diagonal::Classified;
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::field::{Field, Sealed, montgomery};
 use crate::params::ExternalMatrix;
@@ -109,14 +109,22 @@ pub trait DiagonalOps<C = Self>: LinearOps {
     fn mul_diagonal_add(self, m: &C, s: Self) -> Self {
         self.mul_diagonal(m).linear_add(s)
     }
+}
 
-    /// The sum of the (non-empty) state for an internal layer whose diagonal is compiled into
-    /// the code; the default is four chains of additions joined at the end (a representation with
-    /// a wide accumulator overrides it with one reduction).
-    #[inline(always)]
-    fn compiled_sum(state: &[Self]) -> Self {
-        sum_tree(state)
-    }
+/// The internal layer with a diagonal compiled into the code ([`compiled_internal_layer`],
+/// run by `permutation::CompiledDiagonals`), for a representation and an entry type `E` whose
+/// entries carry how to multiply by them: how the layer forms the sum, and each output from it.
+pub(crate) trait CompiledLayer<E>: LinearOps {
+    /// The sum as the outputs take it: the element itself, or a wider accumulator left
+    /// unreduced (no reduction on the partial rounds' chain through `x_0` between the sum and
+    /// the outputs).
+    type Sum: Copy;
+    /// `sum(x)` of the (non-empty) state.
+    fn compiled_sum(state: &[Self]) -> Self::Sum;
+    /// `scale · sum(x)`, for the scaled layer ([`internal_layer_scaled`]).
+    fn compiled_scaled_sum(state: &[Self], scale: &E) -> Self::Sum;
+    /// `m · self + s`, one output.
+    fn compiled_output(self, m: &E, s: Self::Sum) -> Self;
 }
 
 impl<F: Field> DiagonalOps for F {
@@ -363,7 +371,7 @@ fn external_layer_widened<A: Copy, W: LinearOps + Default>(
 /// [`LinearLayers::internal_layer`] and why each exists.
 #[inline(always)]
 pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
-    internal_layer_with::<A, C, false>(state, diag_m1, None);
+    internal_layer_with(state, diag_m1, None);
 }
 
 /// Applies the scaled internal matrix `M_I = scale·J + diag(diag)` to `state` in place: `y_i =
@@ -375,57 +383,60 @@ pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
 /// layer; instances always pass `t` entries). Fewer than two elements are left as they are.
 #[inline(always)]
 pub fn internal_layer_scaled<A: DiagonalOps<C>, C>(state: &mut [A], diag: &[C], scale: &C) {
-    internal_layer_with::<A, C, false>(state, diag, Some(scale));
+    internal_layer_with(state, diag, Some(scale));
 }
 
-/// The internal layer, written once: [`internal_layer`] for `scale = None`,
-/// [`internal_layer_scaled`] otherwise (same shapes and length behaviour), with entries of any
-/// type `C` the representation multiplies by ([`DiagonalOps`]): the table read at run time, or
-/// a diagonal compiled into the code (`crate::poseidon2::permutation::CompiledDiagonals`, whose
-/// entries carry how to multiply by them).
-///
-/// `COMPILED`: `diag` is a constant of the code. Then the loop over the elements is written
-/// out (the compiler does not unroll a loop of 16 or more elements whose body holds every
-/// entry kind's code; unrolled, each entry's [`DiagonalOps::mul_diagonal_add`] folds to that
-/// entry's code), and the sum is [`sum_tree`]'s, shorter in latency (the products, a few
-/// additions or a shift, no longer hide it). The formula is the same `m_i x_i + s` either way;
-/// only the shape of the loop differs, so a table read at run time keeps its loop.
+/// The internal layer with the table read at run time: [`internal_layer`] for `scale = None`,
+/// [`internal_layer_scaled`] otherwise (same shapes and length behaviour). The formula
+/// `y_i = m_i x_i + s` is the same as with a diagonal compiled into the code
+/// ([`compiled_internal_layer`]); only the shape of the loop and the sum's type differ.
 #[inline(always)]
-pub(crate) fn internal_layer_with<A: DiagonalOps<C>, C, const COMPILED: bool>(
+fn internal_layer_with<A: DiagonalOps<C>, C>(state: &mut [A], diag: &[C], scale: Option<&C>) {
+    if state.len() < 2 {
+        return;
+    }
+    let s = match scale {
+        None if state.len() <= 3 => return internal_layer_fixed(state),
+        None => sum(state),
+        Some(scale) => sum(state).mul_diagonal(scale),
+    };
+    for (x, m) in state.iter_mut().zip(diag) {
+        *x = x.mul_diagonal_add(m, s);
+    }
+}
+
+/// The internal layer with a diagonal compiled into the code (`diag` and `scale` constants of
+/// the code, e.g. `crate::poseidon2::permutation::CompiledDiagonals`' entries, which carry how
+/// to multiply by them), shapes and length behaviour as [`internal_layer_with`].
+///
+/// The loop over the elements is written out (the compiler does not unroll a loop of 16 or
+/// more elements whose body holds every entry kind's code; unrolled, each entry's
+/// [`CompiledLayer::compiled_output`] folds to that entry's code), and the sum is the
+/// representation's [`CompiledLayer::compiled_sum`], shorter in latency than [`sum`] (the
+/// products, a few additions or a shift, no longer hide it).
+#[inline(always)]
+pub(crate) fn compiled_internal_layer<A: CompiledLayer<E>, E>(
     state: &mut [A],
-    diag: &[C],
-    scale: Option<&C>,
+    diag: &[E],
+    scale: Option<&E>,
 ) {
     if state.len() < 2 {
         return;
     }
     let s = match scale {
         None if state.len() <= 3 => return internal_layer_fixed(state),
-        None if COMPILED => A::compiled_sum(state),
-        None => sum(state),
-        Some(scale) => sum(state).mul_diagonal(scale),
+        None => A::compiled_sum(state),
+        Some(scale) => A::compiled_scaled_sum(state, scale),
     };
-    // One output: `y_i = m_i x_i + s`.
-    macro_rules! output {
-        ($x:expr, $m:expr) => {
-            *$x = $x.mul_diagonal_add($m, s)
-        };
+    macro_rules! each {
+        ($($i:literal)*) => {$(
+            if let (Some(x), Some(m)) = (state.get_mut($i), diag.get($i)) {
+                *x = x.compiled_output(m, s);
+            }
+        )*};
     }
-    if COMPILED {
-        macro_rules! each {
-            ($($i:literal)*) => {$(
-                if let (Some(x), Some(m)) = (state.get_mut($i), diag.get($i)) {
-                    output!(x, m);
-                }
-            )*};
-        }
-        each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
-        const { assert!(MAX_WIDTH == 32) };
-    } else {
-        for (x, m) in state.iter_mut().zip(diag) {
-            output!(x, m);
-        }
-    }
+    each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    const { assert!(MAX_WIDTH == 32) };
 }
 
 /// The fixed internal matrices of t = 2 (`[[2,1],[1,3]]`) and t = 3 (`[[2,1,1],[1,2,1],[1,1,3]]`):
@@ -508,18 +519,10 @@ impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
     }
 }
 
-/// The product by a classified constant ([`Classified`], an entry of a diagonal compiled into
+/// The layer over classified constants ([`Classified`], the entries of a diagonal compiled into
 /// the code): the field's [`Monty31::mul_classified_add`], the addition fused.
-impl<P: Monty31Modulus> DiagonalOps<Classified<Monty31<P>>> for Monty31<P> {
-    #[inline(always)]
-    fn mul_diagonal(self, m: &Classified<Monty31<P>>) -> Self {
-        self.mul_classified_add(m, Self::ZERO_ELEMENT)
-    }
-
-    #[inline(always)]
-    fn mul_diagonal_add(self, m: &Classified<Monty31<P>>, s: Self) -> Self {
-        self.mul_classified_add(m, s)
-    }
+impl<P: Monty31Modulus> CompiledLayer<Classified<Monty31<P>>> for Monty31<P> {
+    type Sum = Self;
 
     /// `x_0 + (x_1 + ... + x_{t-1})`: the words after `x_0` added up in `u64` in four chains
     /// (below `MAX_WIDTH · 2^31 = 2^36`) and reduced once, while `x_0`'s S-box is still being
@@ -535,6 +538,16 @@ impl<P: Monty31Modulus> DiagonalOps<Classified<Monty31<P>>> for Monty31<P> {
             w[i % 4] += u64::from(x.word());
         }
         Self::from_wide((w[0] + w[1]) + (w[2] + w[3])).add(x0)
+    }
+
+    #[inline(always)]
+    fn compiled_scaled_sum(state: &[Self], scale: &Classified<Monty31<P>>) -> Self {
+        sum(state).mul_classified_add(scale, Self::ZERO_ELEMENT)
+    }
+
+    #[inline(always)]
+    fn compiled_output(self, m: &Classified<Monty31<P>>, s: Self) -> Self {
+        self.mul_classified_add(m, s)
     }
 }
 
@@ -588,24 +601,25 @@ impl LinearLayers for GoldilocksFast {
     }
 }
 
-/// The product by a classified constant ([`Classified`], an entry of a diagonal compiled into
-/// the code): [`GoldilocksFast::mul_classified_add`], the addition fused, one reduction per
-/// output.
-impl DiagonalOps<Classified<GoldilocksFast>> for GoldilocksFast {
+/// The layer over classified constants ([`Classified`], the entries of a diagonal compiled into
+/// the code): [`GoldilocksFast::mul_classified_add`], each output reduced once from the sum
+/// left unreduced in `u128`, as in [`LinearLayers::internal_layer`] above.
+impl CompiledLayer<Classified<GoldilocksFast>> for GoldilocksFast {
+    type Sum = u128;
+
     #[inline(always)]
-    fn mul_diagonal(self, m: &Classified<GoldilocksFast>) -> Self {
-        self.mul_classified_add(m, GoldilocksFast(0))
+    fn compiled_sum(state: &[Self]) -> u128 {
+        sum_wide(state)
     }
 
     #[inline(always)]
-    fn mul_diagonal_add(self, m: &Classified<GoldilocksFast>, s: Self) -> Self {
+    fn compiled_scaled_sum(state: &[Self], scale: &Classified<GoldilocksFast>) -> u128 {
+        u128::from(sum(state).mul_classified_add(scale, 0).0)
+    }
+
+    #[inline(always)]
+    fn compiled_output(self, m: &Classified<GoldilocksFast>, s: u128) -> Self {
         self.mul_classified_add(m, s)
-    }
-
-    /// [`sum_wide`], reduced once.
-    #[inline(always)]
-    fn compiled_sum(state: &[Self]) -> Self {
-        GoldilocksFast(reduce96(sum_wide(state)))
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::field::{Field, Sealed};
 use crate::params::ExternalMatrix;
-use crate::poseidon2::linear::{DiagonalOps, LinearLayers, internal_layer_with};
+use crate::poseidon2::linear::{CompiledLayer, DiagonalOps, LinearLayers, compiled_internal_layer};
 
 /// What the round driver does to state elements beyond the linear layers ([`LinearLayers`],
 /// whose diagonal entries have the round constants' type): a field implements it with its own
@@ -152,7 +152,7 @@ impl<A: LinearLayers<C> + DiagonalOps<C>, C> InternalLayer<A> for TableDiagonal<
 
 /// A diagonal compiled into the code: entries of type `E` (constants of the code, which carry
 /// how to multiply by them) and the sum scale, run by the generic internal layer with its loop
-/// written out ([`internal_layer_with`]).
+/// written out ([`compiled_internal_layer`]).
 #[cfg_attr(
     not(any(feature = "babybear", feature = "koalabear", feature = "goldilocks")),
     allow(dead_code) // run by the registries of `crate::instances` only
@@ -162,10 +162,10 @@ struct CompiledDiagonal<'a, E> {
     scale: Option<&'a E>,
 }
 
-impl<A: DiagonalOps<E>, E> InternalLayer<A> for CompiledDiagonal<'_, E> {
+impl<A: CompiledLayer<E>, E> InternalLayer<A> for CompiledDiagonal<'_, E> {
     #[inline(always)]
     fn apply(&self, state: &mut [A]) {
-        internal_layer_with::<A, E, true>(state, self.entries, self.scale);
+        compiled_internal_layer(state, self.entries, self.scale);
     }
 }
 
@@ -201,13 +201,13 @@ pub(crate) trait CompiledDiagonals: RoundOps + Sized {
 /// The `R_P` partial rounds (round constants `internal`) with a diagonal compiled into the
 /// code: `entries` and `scale` are constants (e.g. `&const { .. }`), which the unrolled layer
 /// folds into each entry's code. Same outputs as the rounds with the table whose entries they
-/// are ([`DiagonalOps`] of `E`).
+/// are ([`CompiledLayer`] of `E`).
 #[cfg_attr(
     not(any(feature = "babybear", feature = "koalabear", feature = "goldilocks")),
     allow(dead_code) // run by the registries of `crate::instances` only
 )]
 #[inline(always)]
-pub(crate) fn run_compiled<A: RoundOps + DiagonalOps<E>, E, const D: u64>(
+pub(crate) fn run_compiled<A: RoundOps + CompiledLayer<E>, E, const D: u64>(
     state: &mut [A],
     internal: &[A::Constant],
     entries: &[E],

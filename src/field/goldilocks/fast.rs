@@ -80,21 +80,22 @@ impl Classified<GoldilocksFast> {
 }
 
 impl GoldilocksFast {
-    /// `s + m · self` for the classified constant `m`, reduced once: `±k · self` (`k <= 4`) and
-    /// `±2^-n · self` (the shift of `crate::field::diagonal`) as sums of words below `2^96`
-    /// for [`reduce96`], otherwise the full product with [`reduce128`]. The kind is public data
-    /// (a constant of the code once a loop over a constant table is unrolled). Same element as
+    /// `s + m · self` for the classified constant `m` and a sum `s < 2^69` (an unreduced
+    /// sum of at most [`crate::MAX_WIDTH`] words), reduced once: `±k · self` (`k <= 4`) and
+    /// `±2^-n · self` (the shift of `crate::field::diagonal`) as sums below `2^96` for
+    /// [`reduce96`], otherwise the full product with [`reduce128`]. The kind is public data (a
+    /// constant of the code once a loop over a constant table is unrolled). Same element as
     /// `s + m · self` by [`Field::mul`] and [`Field::add`].
     ///
-    /// Bounds (`x = self`, `s` any `u64`): `k x < 2^66`; a negative factor adds `k (2p - x)`
-    /// instead (`2p > 2^64 > x`), `< 2^67`; for `2^-n`, `x = h 2^n + l` gives `x 2^-n = h - l q`
-    /// with `q = (p - 1) / 2^n` and `l q < p`, added as `h + (p - l q)`, and `-x 2^-n` as
-    /// `l q + (p - h)` (`h < 2^63 < p`), each below `2^65`. With `s` every sum is below `2^68`.
-    /// The generic product is `m x + s <= (p - 1)(2^64 - 1) + 2^64 - 1 < 2^128` (`m < p`).
+    /// Bounds (`x = self`): `k x < 2^66`; a negative factor adds `k (2p - x)` instead
+    /// (`2p > 2^64 > x`), `< 2^67`; for `2^-n`, `x = h 2^n + l` gives `x 2^-n = h - l q` with
+    /// `q = (p - 1) / 2^n` and `l q < p`, added as `h + (p - l q)`, and `-x 2^-n` as
+    /// `l q + (p - h)` (`h < 2^63 < p`), each below `2^65`. With `s` every sum is below `2^70`.
+    /// The generic product is `m x + s <= (p - 1)(2^64 - 1) + 2^69 < 2^128` (`m < p`).
     #[inline(always)]
-    pub(crate) fn mul_classified_add(self, m: &Classified<GoldilocksFast>, s: Self) -> Self {
+    pub(crate) fn mul_classified_add(self, m: &Classified<GoldilocksFast>, s: u128) -> Self {
         const P: u128 = MODULUS as u128;
-        let (x, s) = (u128::from(self.0), u128::from(s.0));
+        let x = u128::from(self.0);
         let sum = match m.kind {
             DiagonalKind::Generic => {
                 return GoldilocksFast(reduce128(x * u128::from(m.value.0) + s));

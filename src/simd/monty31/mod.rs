@@ -106,7 +106,7 @@ use crate::field::{Field, Sealed, SboxOps, sbox_chain};
 use crate::params::MAX_WIDTH;
 use crate::poseidon2::batch_cache::{BatchBackend, Word};
 use crate::poseidon2::linear::{
-    DiagonalOps, LinearLayers, LinearOps, internal_layer_fixed, sum, sum_tree,
+    CompiledLayer, DiagonalOps, LinearLayers, LinearOps, internal_layer_fixed, sum, sum_tree,
 };
 use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
@@ -619,6 +619,27 @@ impl<V: Lanes, F: Field, const G: usize> DiagonalOps<Word> for Packed<V, F, G> {
             *x = add_diagonal_product::<V, F>(*x, m, s);
         }
         self
+    }
+}
+
+/// The generic layer with a diagonal compiled into the code: the products above, the sum in
+/// four chains of additions ([`sum_tree`]).
+impl<V: Lanes, F: Field, const G: usize> CompiledLayer<Word> for Packed<V, F, G> {
+    type Sum = Self;
+
+    #[inline(always)]
+    fn compiled_sum(state: &[Self]) -> Self {
+        sum_tree(state)
+    }
+
+    #[inline(always)]
+    fn compiled_scaled_sum(state: &[Self], scale: &Word) -> Self {
+        sum(state).mul_diagonal(scale)
+    }
+
+    #[inline(always)]
+    fn compiled_output(self, m: &Word, s: Self) -> Self {
+        self.mul_diagonal_add(m, s)
     }
 }
 
