@@ -50,7 +50,7 @@ use crate::field::goldilocks::fast::{reduce96, reduce128};
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::field::{Field, Sealed, montgomery};
 use crate::params::ExternalMatrix;
-use crate::poseidon2::permutation::CompiledDiagonals;
+use crate::poseidon2::permutation::{CompiledDiagonals, RoundOps};
 use ark_ff::{Fp, MontBackend, MontConfig};
 
 /// What the external layer and the fixed t = 2, 3 internal layers need: addition and doubling.
@@ -114,7 +114,7 @@ pub trait DiagonalOps<C = Self>: LinearOps {
 /// The internal layer with a diagonal compiled into the code ([`compiled_internal_layer`],
 /// run by `permutation::CompiledDiagonals`), for a representation and an entry type `E` whose
 /// entries carry how to multiply by them: how the layer forms the sum, and each output from it.
-pub(crate) trait CompiledLayer<E>: LinearOps {
+pub(crate) trait CompiledLayer<E>: LinearOps + RoundOps {
     /// The sum as the outputs take it: the element itself, or a wider accumulator left
     /// unreduced (no reduction on the partial rounds' chain through `x_0` between the sum and
     /// the outputs).
@@ -125,6 +125,24 @@ pub(crate) trait CompiledLayer<E>: LinearOps {
     fn compiled_scaled_sum(state: &[Self], scale: &E) -> Self::Sum;
     /// `m · self + s`, one output.
     fn compiled_output(self, m: &E, s: Self::Sum) -> Self;
+
+    /// Whether [`CompiledLayer::compiled_output_then_round`] is faster than the output and the
+    /// next round's step one after the other, so that the partial rounds should run the layer
+    /// and the next round's step together ([`compiled_internal_layer`] with a constant).
+    const FUSES_ROUND: bool = false;
+
+    /// `(m · self + s + c)^D`: output 0 of the layer, then the next partial round's step with
+    /// its constant `c` ([`RoundOps::add_sbox`]). The default runs them one after the other; a
+    /// representation that can add `c` inside the output's reduction overrides it.
+    #[inline(always)]
+    fn compiled_output_then_round<const D: u64>(
+        self,
+        m: &E,
+        s: Self::Sum,
+        c: Self::Constant,
+    ) -> Self {
+        self.compiled_output(m, s).add_sbox::<D>(c)
+    }
 }
 
 impl<F: Field> DiagonalOps for F {
@@ -414,24 +432,39 @@ fn internal_layer_with<A: DiagonalOps<C>, C>(state: &mut [A], diag: &[C], scale:
 /// [`CompiledLayer::compiled_output`] folds to that entry's code), and the sum is the
 /// representation's [`CompiledLayer::compiled_sum`], shorter in latency than [`sum`] (the
 /// products, a few additions or a shift, no longer hide it).
+///
+/// With `next = Some(c)`, the next partial round's step follows on `x_0`: `x_0 <- (x_0 + c)^D`
+/// after the layer, through [`CompiledLayer::compiled_output_then_round`] (for fewer than two
+/// elements, the step alone).
 #[inline(always)]
-pub(crate) fn compiled_internal_layer<A: CompiledLayer<E>, E>(
+pub(crate) fn compiled_internal_layer<A: CompiledLayer<E>, E, const D: u64>(
     state: &mut [A],
     diag: &[E],
     scale: Option<&E>,
+    next: Option<A::Constant>,
 ) {
-    if state.len() < 2 {
-        return;
-    }
     let s = match scale {
-        None if state.len() <= 3 => return internal_layer_fixed(state),
-        None => A::compiled_sum(state),
-        Some(scale) => A::compiled_scaled_sum(state, scale),
+        _ if state.len() < 2 => None,
+        None if state.len() <= 3 => {
+            internal_layer_fixed(state);
+            None
+        }
+        None => Some(A::compiled_sum(state)),
+        Some(scale) => Some(A::compiled_scaled_sum(state, scale)),
+    };
+    let Some(s) = s else {
+        if let (Some(x), Some(c)) = (state.first_mut(), next) {
+            *x = x.add_sbox::<D>(c);
+        }
+        return;
     };
     macro_rules! each {
         ($($i:literal)*) => {$(
             if let (Some(x), Some(m)) = (state.get_mut($i), diag.get($i)) {
-                *x = x.compiled_output(m, s);
+                *x = match next {
+                    Some(c) if $i == 0 => x.compiled_output_then_round::<D>(m, s, c),
+                    _ => x.compiled_output(m, s),
+                };
             }
         )*};
     }
@@ -620,6 +653,21 @@ impl CompiledLayer<Classified<GoldilocksFast>> for GoldilocksFast {
     #[inline(always)]
     fn compiled_output(self, m: &Classified<GoldilocksFast>, s: u128) -> Self {
         self.mul_classified_add(m, s)
+    }
+
+    const FUSES_ROUND: bool = true;
+
+    /// The constant joins the unreduced sum (`s + c < 2^70`, within the bounds of
+    /// [`GoldilocksFast::mul_classified_add`]): the round's addition costs no reduction of its
+    /// own on the partial rounds' chain through `x_0`.
+    #[inline(always)]
+    fn compiled_output_then_round<const D: u64>(
+        self,
+        m: &Classified<GoldilocksFast>,
+        s: u128,
+        c: GoldilocksFast,
+    ) -> Self {
+        self.mul_classified_add(m, s + u128::from(c.0)).sbox::<D>()
     }
 }
 

@@ -128,9 +128,21 @@ where
 
 /// The internal layer as [`partial_rounds`] applies it: the instance's diagonal table read at
 /// run time ([`TableDiagonal`]), or a diagonal compiled into the code ([`CompiledDiagonal`]).
-trait InternalLayer<A> {
-    /// Applies `M_I` to `state` in place.
-    fn apply(&self, state: &mut [A]);
+trait InternalLayer<A: RoundOps> {
+    /// Whether [`Self::apply_then_round`] is faster than [`Self::apply`] followed by the next
+    /// round's step, so that [`partial_rounds`] should call it.
+    const FUSES_ROUND: bool = false;
+
+    /// Applies `M_I` to `state` in place (`D`, the S-box degree, is the permutation's).
+    fn apply<const D: u64>(&self, state: &mut [A]);
+
+    /// Applies `M_I`, then the next partial round's step on `x_0` (constant `c`, S-box). The
+    /// default does one after the other.
+    #[inline(always)]
+    fn apply_then_round<const D: u64>(&self, state: &mut [A], c: A::Constant) {
+        self.apply::<D>(state);
+        state[0] = state[0].add_sbox::<D>(c);
+    }
 }
 
 /// The internal layer with the diagonal table and sum scale of the instance's constants,
@@ -140,9 +152,9 @@ struct TableDiagonal<'a, C> {
     scale: Option<&'a C>,
 }
 
-impl<A: LinearLayers<C> + DiagonalOps<C>, C> InternalLayer<A> for TableDiagonal<'_, C> {
+impl<A: RoundOps + LinearLayers<C> + DiagonalOps<C>, C> InternalLayer<A> for TableDiagonal<'_, C> {
     #[inline(always)]
-    fn apply(&self, state: &mut [A]) {
+    fn apply<const D: u64>(&self, state: &mut [A]) {
         match self.scale {
             None => A::internal_layer(state, self.diag_m1),
             Some(scale) => A::internal_layer_scaled(state, self.diag_m1, scale),
@@ -163,9 +175,16 @@ struct CompiledDiagonal<'a, E> {
 }
 
 impl<A: CompiledLayer<E>, E> InternalLayer<A> for CompiledDiagonal<'_, E> {
+    const FUSES_ROUND: bool = A::FUSES_ROUND;
+
     #[inline(always)]
-    fn apply(&self, state: &mut [A]) {
-        compiled_internal_layer(state, self.entries, self.scale);
+    fn apply<const D: u64>(&self, state: &mut [A]) {
+        compiled_internal_layer::<A, E, D>(state, self.entries, self.scale, None);
+    }
+
+    #[inline(always)]
+    fn apply_then_round<const D: u64>(&self, state: &mut [A], c: A::Constant) {
+        compiled_internal_layer::<A, E, D>(state, self.entries, self.scale, Some(c));
     }
 }
 
@@ -176,9 +195,22 @@ fn partial_rounds<A: RoundOps, L: InternalLayer<A>, const D: u64>(
     internal: &[A::Constant],
     layer: &L,
 ) {
-    for &c in internal {
-        state[0] = state[0].add_sbox::<D>(c);
-        layer.apply(state);
+    if L::FUSES_ROUND {
+        // Each layer with the next round's step: `x_0`'s output takes the next constant
+        // before its S-box (same rounds, grouped differently).
+        let Some((&first, rest)) = internal.split_first() else {
+            return;
+        };
+        state[0] = state[0].add_sbox::<D>(first);
+        for &c in rest {
+            layer.apply_then_round::<D>(state, c);
+        }
+        layer.apply::<D>(state);
+    } else {
+        for &c in internal {
+            state[0] = state[0].add_sbox::<D>(c);
+            layer.apply::<D>(state);
+        }
     }
 }
 
