@@ -707,19 +707,28 @@ macro_rules! declare_instances {
 ))]
 pub(crate) use declare_instances;
 
-#[cfg(all(test, feature = "babybear", feature = "koalabear"))]
+#[cfg(all(
+    test,
+    any(
+        all(feature = "babybear", feature = "koalabear"),
+        feature = "goldilocks"
+    )
+))]
 mod compiled_tests {
     use super::*;
     use crate::field::Field;
     use crate::poseidon2::linear::{internal_layer, internal_layer_scaled};
 
     /// The registry runs `perm`'s partial rounds with its compiled diagonal (`registered`) or
-    /// not, and when it does, the outputs equal the rounds with the table, on pseudo-random
-    /// states and round constants (a 64-bit LCG).
-    fn check<P: Monty31Modulus, const T: usize, const RF: usize, const RP: usize, const D: u64>(
-        perm: &Poseidon2Ct<Monty31<P>, T, RF, RP, D>,
+    /// not, and when it does, the outputs equal the rounds with the generic table layer, on
+    /// pseudo-random states and round constants (a 64-bit LCG; on Goldilocks any `u64`, so
+    /// lazily reduced words `>= p` too).
+    fn check<F, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+        perm: &Poseidon2Ct<F, T, RF, RP, D>,
         registered: bool,
-    ) {
+    ) where
+        F: Field + LinearLayers + CompiledDiagonals + RoundOps<Constant = F>,
+    {
         let diag = perm.internal_diagonal_minus_one();
         let scale = perm.internal_sum_scale();
         let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ T as u64;
@@ -727,13 +736,13 @@ mod compiled_tests {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            Monty31::<P>::from_u64(seed >> 11)
+            F::from_u64(seed)
         };
         for _ in 0..50 {
-            let start: [Monty31<P>; T] = core::array::from_fn(|_| next());
-            let internal: [Monty31<P>; 5] = core::array::from_fn(|_| next());
+            let start: [F; T] = core::array::from_fn(|_| next());
+            let internal: [F; 5] = core::array::from_fn(|_| next());
             let mut a = start;
-            let ran = <Monty31<P> as CompiledDiagonals>::partial_rounds::<D>(
+            let ran = <F as CompiledDiagonals>::partial_rounds::<D>(
                 &mut a,
                 &internal,
                 diag,
@@ -756,6 +765,7 @@ mod compiled_tests {
         }
     }
 
+    #[cfg(all(feature = "babybear", feature = "koalabear"))]
     #[test]
     fn compiled_diagonals_equal_the_tables() {
         check(&plonky3::ct::BABYBEAR_T16, true);
@@ -776,6 +786,25 @@ mod compiled_tests {
         let sp1_diag = *sp1::ct::KOALABEAR_T16.internal_diagonal_minus_one();
         check(
             &plonky3::ct::KOALABEAR_T16.with_internal_diagonal_minus_one(sp1_diag),
+            false,
+        );
+    }
+
+    /// Plonky3's Goldilocks diagonals run compiled (with the next round's constant taken into
+    /// `x_0`'s reduction), equal to the table rounds; Horizen Labs' Goldilocks diagonal and a
+    /// changed Plonky3 diagonal are not registered.
+    #[cfg(feature = "goldilocks")]
+    #[test]
+    fn compiled_goldilocks_diagonals_equal_the_tables() {
+        check(&plonky3::ct::GOLDILOCKS_T8, true);
+        check(&plonky3::ct::GOLDILOCKS_T12, true);
+        check(&plonky3::ct::GOLDILOCKS_T16, true);
+        check(&goldilocks::ct::T8, false);
+        check(&goldilocks::ct::T12, false);
+        let mut diag = *plonky3::ct::GOLDILOCKS_T12.internal_diagonal_minus_one();
+        diag[11] = diag[11].add(GoldilocksFast::ONE_ELEMENT);
+        check(
+            &plonky3::ct::GOLDILOCKS_T12.with_internal_diagonal_minus_one(diag),
             false,
         );
     }

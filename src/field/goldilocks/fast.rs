@@ -368,9 +368,81 @@ impl From<GoldilocksFast> for super::Goldilocks {
 
 #[cfg(test)]
 mod tests {
-    //! The sealed batch-backend hooks (only callable inside the crate).
+    //! The sealed batch-backend hooks (only callable inside the crate), the reductions (the
+    //! assembly against the portable code) and the products by classified constants.
     use super::*;
     use crate::field::Sealed;
+
+    /// Words at the edges of the lazy range and around `p`, `EPSILON` and `2^32`.
+    const EDGES: [u64; 12] = [
+        0,
+        1,
+        2,
+        EPSILON - 1,
+        EPSILON,
+        1 << 32,
+        1 << 63,
+        MODULUS - 2,
+        MODULUS - 1,
+        MODULUS,
+        MODULUS + 1,
+        u64::MAX,
+    ];
+
+    /// The edge words, then pseudo-random ones (a 64-bit LCG).
+    fn words() -> impl Iterator<Item = u64> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        EDGES.into_iter().chain((0..2000).map(move |_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed
+        }))
+    }
+
+    const P: u128 = MODULUS as u128;
+
+    /// The reductions and the addition are congruent to their input mod p, and where the
+    /// assembly is compiled it returns the portable code's word exactly.
+    #[test]
+    fn reductions_are_exact_and_the_assembly_equals_the_portable_code() {
+        let all_edge_pairs = EDGES.into_iter().flat_map(|a| EDGES.map(|b| (a, b)));
+        for (a, b) in all_edge_pairs.chain(words().zip(words().skip(5))) {
+            let wide = u128::from(a) << 64 | u128::from(b);
+            let narrow = u128::from(a) << 64 >> 32 | u128::from(b); // below 2^96
+            assert_eq!(u128::from(reduce128(wide)) % P, wide % P, "{wide:#x}");
+            assert_eq!(u128::from(reduce96(narrow)) % P, narrow % P, "{narrow:#x}");
+            let sum = u128::from(a) + u128::from(b);
+            assert_eq!(u128::from(add_lazy(a, b)) % P, sum % P, "{a:#x} + {b:#x}");
+            assert_eq!(reduce128(wide), portable::reduce128(wide));
+            assert_eq!(reduce96(narrow), portable::reduce96(narrow));
+            assert_eq!(add_lazy(a, b), portable::add_lazy(a, b));
+        }
+    }
+
+    /// `s + m x` by the classified code equals the reduced product and sum, for every kind
+    /// (Plonky3's t = 16 diagonal has `±1 .. ±4`, `±2^-n` for `n` = 1 .. 5 and 32; a generic
+    /// entry besides), every lazy `x` and sums up to the bound `2^69`.
+    #[cfg(feature = "goldilocks")]
+    #[test]
+    fn products_by_classified_constants_equal_the_field_products() {
+        let plonky3 = crate::instances::plonky3::ct::GOLDILOCKS_T16.internal_diagonal_minus_one();
+        let diag: [GoldilocksFast; 17] = core::array::from_fn(|i| match plonky3.get(i) {
+            Some(&m) => m,
+            None => GoldilocksFast(0x1234_5678_9abc_def0),
+        });
+        let kinds = Classified::<GoldilocksFast>::table(&diag);
+        assert!(kinds[..16].iter().all(|c| c.is_small()));
+        assert!(!kinds[16].is_small());
+        let sums = [0u128, 1, u128::from(u64::MAX), (1 << 69) - 1];
+        for (x, (m, c)) in words().zip(diag.iter().zip(&kinds).cycle()) {
+            for s in sums {
+                let want = (u128::from(x) * u128::from(m.to_canonical_u64()) + s) % P;
+                let got = GoldilocksFast(x).mul_classified_add(c, s);
+                assert_eq!(u128::from(got.0) % P, want, "x = {x:#x}, m = {:#x}", m.0);
+            }
+        }
+    }
 
     /// The plain form (`r = 1`): the stored word goes out and comes back as it is, lazy
     /// representations (`>= p`) included.
