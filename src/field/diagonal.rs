@@ -63,6 +63,10 @@ pub(crate) struct Classified<F> {
 
 impl<F: Copy> Classified<F> {
     /// The factor `m`.
+    #[cfg_attr(
+        not(any(feature = "babybear", feature = "koalabear", feature = "goldilocks")),
+        allow(dead_code) // read by the registries of `crate::instances` only
+    )]
     #[inline(always)]
     pub(crate) const fn value(&self) -> F {
         self.value
@@ -88,7 +92,7 @@ mod tests {
             assert_eq!(diagonal_kind(p, 1), small(1, false));
             assert_eq!(diagonal_kind(p, 4), small(4, false));
             assert_eq!(diagonal_kind(p, p - 3), small(3, true));
-            assert_eq!(diagonal_kind(p, (p + 1) / 2), halve(1, false));
+            assert_eq!(diagonal_kind(p, p.div_ceil(2)), halve(1, false));
             assert_eq!(diagonal_kind(p, (p - 1) / 2), halve(1, true));
             assert_eq!(diagonal_kind(p, p - ((p - 1) >> 8)), halve(8, false));
             assert_eq!(diagonal_kind(p, 5), DiagonalKind::Generic);

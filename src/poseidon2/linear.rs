@@ -27,7 +27,9 @@
 //!   internal layer (products reading `m_i` in place for the MULX/ADX kernel; BN254's lazily
 //!   reduced sum);
 //! - `GoldilocksFast` (below, on the arithmetic of `src/field/goldilocks/fast.rs`): both layers
-//!   on unreduced `u128` lanes;
+//!   on unreduced `u128` lanes; the partial rounds of a permutation with a registered diagonal
+//!   (Plonky3's) run the generic compiled layer, its sum left in `u128` and the next round's
+//!   constant taken into `x_0`'s reduction (`CompiledLayer::compiled_output_then_round`);
 //! - the Goldilocks batch kernel's vectors: both layers (exact 32-bit halves, fused
 //!   multiply-add with one reduction).
 //!
@@ -36,7 +38,7 @@
 //!   diagonal is registered as compiled into the code (Plonky3's, SP1's; the registry is in
 //!   `crate::instances`) run the generic internal layer over that diagonal's constant entries
 //!   ([`LinearLayers::compiled_partial_rounds`]), its sum taken in `u64`
-//!   (`CompiledLayer::compiled_sum`; Goldilocks likewise, on unreduced `u128` sums).
+//!   (`CompiledLayer::compiled_sum`).
 //!
 //! The AVX-512 IFMA batch kernel's vectors run the generic layers (after normalizing what the
 //! previous layer left unreduced). A [`Field`] implemented outside this crate gets the generic
@@ -250,8 +252,12 @@ pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
 
 /// [`sum`] with the additions of `x_1 .. x_{t-1}` spread over four independent chains (joined
 /// at the end), so that the sum's latency is about a third of the serial one: for a
-/// representation whose additions are exact and canonical (the 31-bit Montgomery fields and
-/// their batch kernel), where the partial rounds wait for this sum. Same value as [`sum`].
+/// representation whose additions are exact and canonical (the 31-bit batch kernel's compiled
+/// layer), where the partial rounds wait for this sum. Same value as [`sum`].
+#[cfg_attr(
+    not(fast_poseidon2_simd),
+    allow(dead_code) // the 31-bit batch kernels' compiled layer only
+)]
 #[inline(always)]
 pub(crate) fn sum_tree<A: LinearOps>(state: &[A]) -> A {
     let rest = &state[1..];

@@ -56,6 +56,10 @@ impl GoldilocksFast {
     }
 }
 
+#[cfg_attr(
+    not(feature = "goldilocks"),
+    allow(dead_code) // used by the Goldilocks instances' registry only
+)]
 impl Classified<GoldilocksFast> {
     /// `m` with its kind ([`diagonal_kind`] of the canonical value), stored canonical (the
     /// generic product's bound in [`GoldilocksFast::mul_classified_add`] needs `m < p`).
