@@ -527,6 +527,23 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
     }
 }
 
+/// [`LinearLayers::compiled_partial_rounds`] for a representation with a registry of
+/// diagonals compiled into the code ([`CompiledDiagonals`], in `crate::instances`).
+macro_rules! compiled_partial_rounds_from_registry {
+    () => {
+        #[inline(always)]
+        fn compiled_partial_rounds<const D: u64>(
+            state: &mut [Self],
+            internal: &[Self],
+            diag_m1: &[Self],
+            scale: Option<&Self>,
+            _: Sealed,
+        ) -> bool {
+            <Self as CompiledDiagonals>::partial_rounds::<D>(state, internal, diag_m1, scale)
+        }
+    };
+}
+
 /// The 31-bit Montgomery fields (BabyBear, KoalaBear): the generic layers. With a table read at
 /// run time the diagonal products are Montgomery multiplications (classifying the entries per
 /// permutation and dispatching on the kind per element was tried and was slower, see
@@ -546,16 +563,7 @@ impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
         external_layer_widened(state, m4, |x| u64::from(x.word()), Self::from_wide);
     }
 
-    #[inline(always)]
-    fn compiled_partial_rounds<const D: u64>(
-        state: &mut [Self],
-        internal: &[Self],
-        diag_m1: &[Self],
-        scale: Option<&Self>,
-        _: Sealed,
-    ) -> bool {
-        <Self as CompiledDiagonals>::partial_rounds::<D>(state, internal, diag_m1, scale)
-    }
+    compiled_partial_rounds_from_registry!();
 }
 
 /// The layer over classified constants ([`Classified`], the entries of a diagonal compiled into
@@ -628,16 +636,7 @@ impl LinearLayers for GoldilocksFast {
         }
     }
 
-    #[inline(always)]
-    fn compiled_partial_rounds<const D: u64>(
-        state: &mut [Self],
-        internal: &[Self],
-        diag_m1: &[Self],
-        scale: Option<&Self>,
-        _: Sealed,
-    ) -> bool {
-        <Self as CompiledDiagonals>::partial_rounds::<D>(state, internal, diag_m1, scale)
-    }
+    compiled_partial_rounds_from_registry!();
 }
 
 /// The layer over classified constants ([`Classified`], the entries of a diagonal compiled into
