@@ -167,7 +167,7 @@ fn main() -> ExitCode {
     println!("root:          {}", to_hex(summary.root));
     println!("time:          {:.3} ms", seconds * 1e3);
     println!(
-        "throughput:    {:.1} MB/s, {:.0} permutations/s ({permutations} permutations)",
+        "throughput:    {:.1} MB/s, {:.0} permutations/s (permutations: {permutations})",
         summary.bytes as f64 / seconds / 1e6,
         permutations as f64 / seconds
     );
