@@ -17,10 +17,8 @@
 //! this one needs about 130, and a dependent chain of products runs about 1.7 times faster on
 //! this machine (BN254, 15.8 against 27.2 ns per product, 2026-11-30).
 
+use super::goldilocks::fast::EPSILON as GOLDILOCKS_EPSILON;
 use super::montgomery::{Arith, Modulus};
-
-/// `2^64 mod p = 2^32 - 1` for the Goldilocks prime `p = 2^64 - 2^32 + 1`.
-const GOLDILOCKS_EPSILON: u64 = 0xffff_ffff;
 
 /// Goldilocks `x mod p` for `x = hi 2^64 + lo`, lazily reduced (any `u64`): the steps and bounds
 /// of `field::goldilocks::fast::portable::reduce128`, `t0 = lo - hi_hi` and `t0 + hi_lo

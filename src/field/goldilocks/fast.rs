@@ -17,7 +17,7 @@ use crate::field::{Field, PrimeField, Representation, Sealed};
 use core::hash::{Hash, Hasher};
 
 /// `2^64 mod p = 2^32 - 1`.
-const EPSILON: u64 = 0xffff_ffff;
+pub(crate) const EPSILON: u64 = 0xffff_ffff;
 
 /// A Goldilocks element (`p = 2^64 - 2^32 + 1`) held as a lazily reduced `u64`.
 ///
