@@ -127,6 +127,13 @@ pub(crate) trait CompiledLayer<E>: LinearOps + RoundOps {
     fn compiled_scaled_sum(state: &[Self], scale: &E) -> Self::Sum;
     /// `m · self + s`, one output.
     fn compiled_output(self, m: &E, s: Self::Sum) -> Self;
+    /// Output 0, `m_0 x_0 + s`: [`CompiledLayer::compiled_output`] unless the representation
+    /// forms it faster from what its sum carries (the 31-bit kernels: for `m_0 = -2`,
+    /// `(x_1 + ... + x_{t-1}) - x_0`).
+    #[inline(always)]
+    fn compiled_first_output(self, m: &E, s: Self::Sum) -> Self {
+        self.compiled_output(m, s)
+    }
 
     /// Whether [`CompiledLayer::compiled_output_then_round`] is faster than the output and the
     /// next round's step one after the other, so that the partial rounds should run the layer
@@ -251,18 +258,38 @@ pub(crate) fn sum<A: LinearOps>(state: &[A]) -> A {
 }
 
 /// [`sum`] with the additions of `x_1 .. x_{t-1}` spread over four independent chains (joined
-/// at the end), so that the sum's latency is about a third of the serial one: for a
-/// representation whose additions are exact and canonical (the 31-bit batch kernel's compiled
-/// layer), where the partial rounds wait for this sum. Same value as [`sum`].
+/// at the end, [`tail_sum_tree`]), so that the sum's latency is about a third of the serial
+/// one: for a representation whose additions are exact and canonical (the 31-bit batch
+/// kernels), where the partial rounds wait for this sum. Same value as [`sum`]; `state` must
+/// not be empty.
 #[cfg_attr(
     not(fast_poseidon2_simd),
-    allow(dead_code) // the 31-bit batch kernels' compiled layer only
+    allow(dead_code) // the 31-bit batch kernels only
 )]
 #[inline(always)]
 pub(crate) fn sum_tree<A: LinearOps>(state: &[A]) -> A {
-    let rest = &state[1..];
+    match tail_sum_tree(state) {
+        Some(tail) => state[0].linear_add(tail),
+        None => state[0],
+    }
+}
+
+/// `x_1 + ... + x_{t-1}` in four chains of additions joined at the end (one chain below five
+/// elements); `None` for fewer than two elements.
+#[cfg_attr(
+    not(fast_poseidon2_simd),
+    allow(dead_code) // the 31-bit batch kernels only
+)]
+#[inline(always)]
+pub(crate) fn tail_sum_tree<A: LinearOps>(state: &[A]) -> Option<A> {
+    let rest = state.get(1..)?;
     let Some((head, tail)) = rest.split_first_chunk::<4>() else {
-        return sum(state);
+        let (&first, others) = rest.split_first()?;
+        let mut acc = first;
+        for &x in others {
+            acc = acc.linear_add(x);
+        }
+        return Some(acc);
     };
     let mut acc = *head;
     for chunk in tail.chunks(4) {
@@ -270,10 +297,11 @@ pub(crate) fn sum_tree<A: LinearOps>(state: &[A]) -> A {
             *a = a.linear_add(x);
         }
     }
-    let rest = acc[0]
-        .linear_add(acc[1])
-        .linear_add(acc[2].linear_add(acc[3]));
-    state[0].linear_add(rest)
+    Some(
+        acc[0]
+            .linear_add(acc[1])
+            .linear_add(acc[2].linear_add(acc[3])),
+    )
 }
 
 /// The paper's `M4 · x` for one block of four, in 8 additions and 6 doublings.
@@ -469,6 +497,7 @@ pub(crate) fn compiled_internal_layer<A: CompiledLayer<E>, E, const D: u64>(
             if let (Some(x), Some(m)) = (state.get_mut($i), diag.get($i)) {
                 *x = match next {
                     Some(c) if $i == 0 => x.compiled_output_then_round::<D>(m, s, c),
+                    None if $i == 0 => x.compiled_first_output(m, s),
                     _ => x.compiled_output(m, s),
                 };
             }

@@ -13,6 +13,16 @@ impl Avx2 {
         // SAFETY: `self` proves avx2.
         Avx2(unsafe { _mm256_sign_epi32(self.0, d.0) })
     }
+    /// [`super::Lanes::add_where_odd`]: `None`.
+    #[inline(always)]
+    pub(super) fn add_where_odd_isa(self, _: Self, _: Self) -> Option<Self> {
+        None
+    }
+    /// [`super::Lanes::low_product_or`]: `None` (no mask registers).
+    #[inline(always)]
+    pub(super) fn low_product_or_isa(self, _: Self, _: Self, _: Self) -> Option<Self> {
+        None
+    }
     /// [`super::Lanes::opaque`]: an empty `asm!` on the register (a function of its own with
     /// the ISA enabled, which `asm!`'s `ymm_reg` requires; inlined into the kernel, which has
     /// the same features).

@@ -18,6 +18,24 @@ impl Avx512 {
             _mm512_mask_sub_epi32(self.0, negative, zero, self.0)
         })
     }
+    /// [`super::Lanes::add_where_odd`].
+    #[inline(always)]
+    pub(super) fn add_where_odd_isa(self, x: Self, half: Self) -> Option<Self> {
+        // SAFETY: `self` proves avx512f.
+        Some(Avx512(unsafe {
+            let odd = _mm512_test_epi32_mask(x.0, _mm512_set1_epi32(1));
+            _mm512_mask_add_epi32(self.0, odd, self.0, half.0)
+        }))
+    }
+    /// [`super::Lanes::low_product_or`]: `vptestmd` and a masked `vpmulld`.
+    #[inline(always)]
+    pub(super) fn low_product_or_isa(self, mask: Self, c: Self, or: Self) -> Option<Self> {
+        // SAFETY: `self` proves avx512f.
+        Some(Avx512(unsafe {
+            let nonzero = _mm512_test_epi32_mask(self.0, mask.0);
+            _mm512_mask_mullo_epi32(or.0, nonzero, _mm512_and_si512(self.0, mask.0), c.0)
+        }))
+    }
     /// [`super::Lanes::opaque`]: an empty `asm!` on the register (a function of its own with
     /// the ISA enabled, which `asm!`'s `zmm_reg` requires; inlined into the kernel, which has
     /// the same features).

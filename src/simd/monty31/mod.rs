@@ -107,6 +107,7 @@ use crate::params::MAX_WIDTH;
 use crate::poseidon2::batch_cache::{BatchBackend, Word};
 use crate::poseidon2::linear::{
     CompiledLayer, DiagonalOps, LinearLayers, LinearOps, internal_layer_fixed, sum, sum_tree,
+    tail_sum_tree,
 };
 use crate::poseidon2::permutation::{RoundConstants, RoundOps, permute};
 
@@ -170,6 +171,14 @@ pub(super) trait Lanes: Copy {
     fn mul_signed(self, rhs: Self) -> Self;
     /// 64-bit lanes: the exact product of the low 32 bits of each, as `u32`s.
     fn mul_unsigned(self, rhs: Self) -> Self;
+    /// `self + half` in the lanes where `x` is odd, `self` elsewhere (AVX-512F: a test into a
+    /// mask register and a masked addition; AVX2: `vpsignd` of `half` by `x & 1`).
+    fn add_where_odd(self, x: Self, half: Self) -> Option<Self>;
+    /// On registers with mask registers (AVX-512F): `(self & mask) · c` (low 32 bits) in the
+    /// lanes where `self & mask` is not zero and `or` in the others, as a test into a mask
+    /// register and a masked multiplication. `None` on AVX2, which has no masks (a
+    /// comparison and a blend would cost two operations more than the signed path it takes).
+    fn low_product_or(self, mask: Self, c: Self, or: Self) -> Option<Self>;
     /// `self` (`p` in every lane) where the `i32` lane of `d` is positive, `-p` where it is
     /// negative, `p` or `0` where it is zero (either serves [`add_signed`]).
     fn signed_p(self, d: Self) -> Self;
@@ -331,6 +340,14 @@ macro_rules! lanes_types {
             fn mul_unsigned(self, rhs: Self) -> Self {
                 // SAFETY: `self` proves the ISA.
                 $name(unsafe { $mul_unsigned(self.0, rhs.0) })
+            }
+            #[inline(always)]
+            fn add_where_odd(self, x: Self, half: Self) -> Option<Self> {
+                self.add_where_odd_isa(x, half)
+            }
+            #[inline(always)]
+            fn low_product_or(self, mask: Self, c: Self, or: Self) -> Option<Self> {
+                self.low_product_or_isa(mask, c, or)
             }
             #[inline(always)]
             fn signed_p(self, d: Self) -> Self {
@@ -498,19 +515,61 @@ fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
                 add::<V, F>(x2, x2)
             }
         },
-        HALVE => {
-            // `n`, `(p - 1) >> n` and the mask `2^n - 1` (`kernel_form::monty31::diagonal_word`).
-            let high = x.shr(splat(x, m[1] as u32));
-            let low = x.and(splat(x, m[4] as u32));
-            let low_part = low.mul_low(splat(x, m[2] as u32));
-            canonical::<V, F>(high.sub32(low_part))
-        }
+        HALVE => return add_inverse_power_product::<V, F>(x, m, s),
         _ => return add_signed::<V, F>(mul_constant::<V, F>(x, Constant::broadcast(x, m)), s),
     };
     if kind & NEGATE == 0 {
         add::<V, F>(s, v)
     } else {
         sub::<V, F>(s, v)
+    }
+}
+
+/// `±2^-n x + s (mod p)`, canonical, for canonical `x`, `s` and a [`HALVE`] entry `m` (its
+/// words: `n`, `c = (p - 1) >> n` and the mask `2^n - 1`, `kernel_form::monty31::diagonal_word`;
+/// bounds in the module docs). With `x = h 2^n + l`:
+/// - `n = 1`: `x / 2 = h + l (p + 1) / 2`, canonical ([`Lanes::add_where_odd`]), then one
+///   modular addition or subtraction;
+/// - on registers with masks ([`Lanes::low_product_or`]): `u = -2^-n x = l c - h` where
+///   `l != 0`, and `p - h` where `l = 0`, in `(0, p]` without a correction, then `s + u` for a
+///   negative entry and `s - u` for a positive one (both exact for `u = p`);
+/// - else the signed `±(h - l c)` in `(-p, p)` and [`add_signed`].
+#[inline(always)]
+fn add_inverse_power_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
+    let negative = m[3] & NEGATE != 0;
+    let n = m[1] as u32;
+    let p = modulus::<V, F>(x);
+    if n == 1
+        && let Some(half) = x
+            .shr(splat(x, 1))
+            .add_where_odd(x, splat(x, Consts::<F>::P.div_ceil(2)))
+    {
+        return if negative {
+            sub::<V, F>(s, half)
+        } else {
+            add::<V, F>(s, half)
+        };
+    }
+    let high = x.shr(splat(x, n));
+    let (mask, c) = (splat(x, m[4] as u32), splat(x, m[2] as u32));
+    match x.low_product_or(mask, c, p) {
+        Some(low_product) => {
+            let u = low_product.sub32(high);
+            if negative {
+                add::<V, F>(s, u)
+            } else {
+                sub::<V, F>(s, u)
+            }
+        }
+        None => {
+            let low_product = x.and(mask).mul_low(c);
+            let v = canonical::<V, F>(high.sub32(low_product));
+            if negative {
+                sub::<V, F>(s, v)
+            } else {
+                add::<V, F>(s, v)
+            }
+        }
     }
 }
 
@@ -622,24 +681,56 @@ impl<V: Lanes, F: Field, const G: usize> DiagonalOps<Word> for Packed<V, F, G> {
     }
 }
 
+/// The sum of the compiled internal layer as its outputs take it: the whole sum `s`, and
+/// `x_1 + ... + x_{t-1}` (`None` for the scaled layer, whose `s` is a product).
+#[derive(Clone, Copy)]
+struct LayerSum<P> {
+    all: P,
+    tail: Option<P>,
+}
+
 /// The generic layer with a diagonal compiled into the code: the products above, the sum in
-/// four chains of additions ([`sum_tree`]).
+/// four chains of additions ([`tail_sum_tree`]). Output 0 for the entry `-2` (Plonky3's
+/// BabyBear and KoalaBear diagonals) is `-2 x_0 + (x_0 + tail) = tail - x_0`: one subtraction
+/// after the S-box, which the next round's S-box waits for, in place of the sum's last
+/// addition and the entry's two steps.
 impl<V: Lanes, F: Field, const G: usize> CompiledLayer<Word> for Packed<V, F, G> {
-    type Sum = Self;
+    type Sum = LayerSum<Self>;
 
     #[inline(always)]
-    fn compiled_sum(state: &[Self]) -> Self {
-        sum_tree(state)
+    fn compiled_sum(state: &[Self]) -> LayerSum<Self> {
+        let tail = tail_sum_tree(state);
+        let all = match tail {
+            Some(tail) => state[0].linear_add(tail),
+            None => state[0],
+        };
+        LayerSum { all, tail }
     }
 
     #[inline(always)]
-    fn compiled_scaled_sum(state: &[Self], scale: &Word) -> Self {
-        sum(state).mul_diagonal(scale)
+    fn compiled_scaled_sum(state: &[Self], scale: &Word) -> LayerSum<Self> {
+        LayerSum {
+            all: sum(state).mul_diagonal(scale),
+            tail: None,
+        }
     }
 
     #[inline(always)]
-    fn compiled_output(self, m: &Word, s: Self) -> Self {
-        self.mul_diagonal_add(m, s)
+    fn compiled_output(self, m: &Word, s: LayerSum<Self>) -> Self {
+        self.mul_diagonal_add(m, s.all)
+    }
+
+    #[inline(always)]
+    fn compiled_first_output(mut self, m: &Word, s: LayerSum<Self>) -> Self {
+        match s.tail {
+            Some(tail) if m[3] == SMALL | NEGATE && m[4] == 2 => {
+                for (x, t) in self.0.iter_mut().zip(tail.0) {
+                    *x = sub::<V, F>(t, *x);
+                }
+                self
+            }
+            _ => self.compiled_output(m, s),
+        }
     }
 }
 
