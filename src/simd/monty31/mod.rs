@@ -120,6 +120,9 @@ mod avx512;
 pub(super) trait Lanes: Copy {
     /// Lanes per register: states per vector group.
     const LANES: usize;
+    /// Vector registers of the ISA (AVX-512F: 32, AVX2: 16): the compiled layer keeps a
+    /// second sum only with 32 ([`LayerSum`]).
+    const REGISTERS: usize;
     /// The backend name of this register type.
     const BACKEND: BatchBackend;
     /// `LANES` words in lane order.
@@ -209,7 +212,8 @@ pub(super) trait Lanes: Copy {
 /// `transpose_isa`.
 macro_rules! lanes_types {
     ($(
-        $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $groups:literal groups,
+        $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $registers:literal registers,
+        $groups:literal groups,
         backend $backend:ident, feature $feature:tt,
         splat $splat:ident, load $load:ident, store $store:ident, add $add:ident, sub $sub:ident,
         min $min:ident, and $and:ident, shift_right $shr:ident, mul_low $mul_low:ident,
@@ -243,6 +247,7 @@ macro_rules! lanes_types {
 
         impl Lanes for $name {
             const LANES: usize = $lanes;
+            const REGISTERS: usize = $registers;
             const BACKEND: BatchBackend = BatchBackend::$backend;
             type Words = [u32; $lanes];
 
@@ -372,7 +377,7 @@ macro_rules! lanes_types {
 
 lanes_types! {
     /// Sixteen `u32` lanes (AVX-512F; its own operations in [`avx512`]).
-    Avx512(__m512i), 16 lanes, 2 groups, backend Avx512, feature "avx512f",
+    Avx512(__m512i), 16 lanes, 32 registers, 2 groups, backend Avx512, feature "avx512f",
     splat _mm512_set1_epi32, load _mm512_loadu_si512, store _mm512_storeu_si512,
     add _mm512_add_epi32, sub _mm512_sub_epi32, min _mm512_min_epu32, and _mm512_and_si512,
     shift_right _mm512_srlv_epi32, mul_low _mm512_mullo_epi32, sub64 _mm512_sub_epi64,
@@ -380,7 +385,7 @@ lanes_types! {
     mul_signed _mm512_mul_epi32, mul_unsigned _mm512_mul_epu32;
 
     /// Eight `u32` lanes (AVX2; its own operations in [`avx2`]).
-    Avx2(__m256i), 8 lanes, 1 groups, backend Avx2, feature "avx2",
+    Avx2(__m256i), 8 lanes, 16 registers, 1 groups, backend Avx2, feature "avx2",
     splat _mm256_set1_epi32, load _mm256_loadu_si256, store _mm256_storeu_si256,
     add _mm256_add_epi32, sub _mm256_sub_epi32, min _mm256_min_epu32, and _mm256_and_si256,
     shift_right _mm256_srlv_epi32, mul_low _mm256_mullo_epi32, sub64 _mm256_sub_epi64,
@@ -515,7 +520,16 @@ fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
                 add::<V, F>(x2, x2)
             }
         },
-        HALVE => return add_inverse_power_product::<V, F>(x, m, s),
+        HALVE => {
+            if let Some(y) = add_inverse_power_product::<V, F>(x, m, s) {
+                return y;
+            }
+            // `n`, `(p - 1) >> n` and the mask `2^n - 1` (`kernel_form::monty31::diagonal_word`).
+            let high = x.shr(splat(x, m[1] as u32));
+            let low = x.and(splat(x, m[4] as u32));
+            let low_part = low.mul_low(splat(x, m[2] as u32));
+            canonical::<V, F>(high.sub32(low_part))
+        }
         _ => return add_signed::<V, F>(mul_constant::<V, F>(x, Constant::broadcast(x, m)), s),
     };
     if kind & NEGATE == 0 {
@@ -525,52 +539,40 @@ fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
     }
 }
 
-/// `±2^-n x + s (mod p)`, canonical, for canonical `x`, `s` and a [`HALVE`] entry `m` (its
-/// words: `n`, `c = (p - 1) >> n` and the mask `2^n - 1`, `kernel_form::monty31::diagonal_word`;
-/// bounds in the module docs). With `x = h 2^n + l`:
+/// On registers with mask registers (AVX-512F), `±2^-n x + s (mod p)`, canonical, for
+/// canonical `x`, `s` and a [`HALVE`] entry `m` (its words: `n`, `c = (p - 1) >> n` and the
+/// mask `2^n - 1`, `kernel_form::monty31::diagonal_word`; bounds in the module docs); `None`
+/// elsewhere (AVX2: [`add_diagonal_product`]'s signed difference and correction). With
+/// `x = h 2^n + l`:
 /// - `n = 1`: `x / 2 = h + l (p + 1) / 2`, canonical ([`Lanes::add_where_odd`]), then one
-///   modular addition or subtraction;
-/// - on registers with masks ([`Lanes::low_product_or`]): `u = -2^-n x = l c - h` where
-///   `l != 0`, and `p - h` where `l = 0`, in `(0, p]` without a correction, then `s + u` for a
-///   negative entry and `s - u` for a positive one (both exact for `u = p`);
-/// - else the signed `±(h - l c)` in `(-p, p)` and [`add_signed`].
+///   modular addition or subtraction (three operations for the product where the general
+///   case takes five);
+/// - else `u = -2^-n x`: `l c - h` where `l != 0` and `p - h` where `l = 0`
+///   ([`Lanes::low_product_or`]), in `(0, p]` without a correction, then `s + u` for a
+///   negative entry and `s - u` for a positive one (both exact for `u = p`).
 #[inline(always)]
-fn add_inverse_power_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
+fn add_inverse_power_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> Option<V> {
     let negative = m[3] & NEGATE != 0;
     let n = m[1] as u32;
-    let p = modulus::<V, F>(x);
-    if n == 1
-        && let Some(half) = x
+    if n == 1 {
+        let half = x
             .shr(splat(x, 1))
-            .add_where_odd(x, splat(x, Consts::<F>::P.div_ceil(2)))
-    {
-        return if negative {
+            .add_where_odd(x, splat(x, Consts::<F>::P.div_ceil(2)))?;
+        return Some(if negative {
             sub::<V, F>(s, half)
         } else {
             add::<V, F>(s, half)
-        };
+        });
     }
-    let high = x.shr(splat(x, n));
     let (mask, c) = (splat(x, m[4] as u32), splat(x, m[2] as u32));
-    match x.low_product_or(mask, c, p) {
-        Some(low_product) => {
-            let u = low_product.sub32(high);
-            if negative {
-                add::<V, F>(s, u)
-            } else {
-                sub::<V, F>(s, u)
-            }
-        }
-        None => {
-            let low_product = x.and(mask).mul_low(c);
-            let v = canonical::<V, F>(high.sub32(low_product));
-            if negative {
-                sub::<V, F>(s, v)
-            } else {
-                add::<V, F>(s, v)
-            }
-        }
-    }
+    let u = x
+        .low_product_or(mask, c, modulus::<V, F>(x))?
+        .sub32(x.shr(splat(x, n)));
+    Some(if negative {
+        add::<V, F>(s, u)
+    } else {
+        sub::<V, F>(s, u)
+    })
 }
 
 /// Element `i` of `G` vector groups, one register per group, canonical.
@@ -690,15 +692,23 @@ struct LayerSum<P> {
 }
 
 /// The generic layer with a diagonal compiled into the code: the products above, the sum in
-/// four chains of additions ([`tail_sum_tree`]). Output 0 for the entry `-2` (Plonky3's
-/// BabyBear and KoalaBear diagonals) is `-2 x_0 + (x_0 + tail) = tail - x_0`: one subtraction
-/// after the S-box, which the next round's S-box waits for, in place of the sum's last
-/// addition and the entry's two steps.
+/// four chains of additions ([`tail_sum_tree`]). On AVX-512F, output 0 for the entry `-2`
+/// (Plonky3's BabyBear and KoalaBear diagonals) is `-2 x_0 + (x_0 + tail) = tail - x_0`: one
+/// subtraction after the S-box, which the next round's S-box waits for, in place of the sum's
+/// last addition and the entry's two steps (KoalaBear16 2% faster). AVX2's 16 registers do
+/// not hold the tail beside the sum without more spills: there it was no faster, and the
+/// layer keeps the one sum.
 impl<V: Lanes, F: Field, const G: usize> CompiledLayer<Word> for Packed<V, F, G> {
     type Sum = LayerSum<Self>;
 
     #[inline(always)]
     fn compiled_sum(state: &[Self]) -> LayerSum<Self> {
+        if V::REGISTERS < 32 {
+            return LayerSum {
+                all: sum_tree(state),
+                tail: None,
+            };
+        }
         let tail = tail_sum_tree(state);
         let all = match tail {
             Some(tail) => state[0].linear_add(tail),
