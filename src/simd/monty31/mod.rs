@@ -67,7 +67,12 @@
 //!   `vpmulld`, exact), so the difference is in `(-p, p)`, made canonical by [`canonical`]. A
 //!   shift, a mask, a multiplication, a subtraction and a correction in place of six `vpmul*`
 //!   and the joins. The sign of the entry picks [`add`] or [`sub`] of the canonical `|m| x`
-//!   with the sum (three operations each).
+//!   with the sum (three operations each). AVX-512F's mask registers make two of these
+//!   cheaper ([`add_inverse_power_product`]): `x / 2 = h + l (p + 1) / 2` is a shift and a
+//!   masked addition, canonical; for `n > 1`, `u = -2^-n x = l (p - 1) / 2^n - h` is in
+//!   `(0, p)` when `l != 0` (then `h < (p - 1) / 2^n <= l (p - 1) / 2^n < p`), and `p - h`
+//!   in `(0, p]` is taken where `l = 0` (a masked multiplication with `p` as the default):
+//!   no correction, and [`add`]/[`sub`] of `u` (exact for `u = p` too) with the sign flipped.
 //! - Round constant and S-box ([`Packed::add_sbox`]): `x + (c - p)` for canonical `x, c` is in
 //!   `[-p, p)`: a signed input in one addition (`c - p` precomputed). `x^d` ([`sbox_chain`],
 //!   `d = 3, 5, 7, 11`) runs on the even and the odd halves kept apart ([`Halves`]), each
