@@ -13,7 +13,7 @@ impl Avx2 {
         // SAFETY: `self` proves avx2.
         Avx2(unsafe { _mm256_sign_epi32(self.0, d.0) })
     }
-    /// [`super::Lanes::add_where_odd`]: `None`.
+    /// [`super::Lanes::add_where_odd`]: `None` (no mask registers).
     #[inline(always)]
     pub(super) fn add_where_odd_isa(self, _: Self, _: Self) -> Option<Self> {
         None

@@ -179,13 +179,14 @@ pub(super) trait Lanes: Copy {
     fn mul_signed(self, rhs: Self) -> Self;
     /// 64-bit lanes: the exact product of the low 32 bits of each, as `u32`s.
     fn mul_unsigned(self, rhs: Self) -> Self;
-    /// `self + half` in the lanes where `x` is odd, `self` elsewhere (AVX-512F: a test into a
-    /// mask register and a masked addition; AVX2: `vpsignd` of `half` by `x & 1`).
+    /// On registers with mask registers (AVX-512F): `self + half` in the lanes where `x` is
+    /// odd and `self` elsewhere, as a test into a mask register and a masked addition. `None`
+    /// on AVX2 ([`add_inverse_power_product`]: its replacement there measured slower).
     fn add_where_odd(self, x: Self, half: Self) -> Option<Self>;
     /// On registers with mask registers (AVX-512F): `(self & mask) · c` (low 32 bits) in the
     /// lanes where `self & mask` is not zero and `or` in the others, as a test into a mask
-    /// register and a masked multiplication. `None` on AVX2, which has no masks (a
-    /// comparison and a blend would cost two operations more than the signed path it takes).
+    /// register and a masked multiplication. `None` on AVX2, which has no masks (a comparison
+    /// and a blend would cost more than the correction they save).
     fn low_product_or(self, mask: Self, c: Self, or: Self) -> Option<Self>;
     /// `self` (`p` in every lane) where the `i32` lane of `d` is positive, `-p` where it is
     /// negative, `p` or `0` where it is zero (either serves [`add_signed`]).
@@ -547,8 +548,9 @@ fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
 /// On registers with mask registers (AVX-512F), `±2^-n x + s (mod p)`, canonical, for
 /// canonical `x`, `s` and a [`HALVE`] entry `m` (its words: `n`, `c = (p - 1) >> n` and the
 /// mask `2^n - 1`, `kernel_form::monty31::diagonal_word`; bounds in the module docs); `None`
-/// elsewhere (AVX2: [`add_diagonal_product`]'s signed difference and correction). With
-/// `x = h 2^n + l`:
+/// elsewhere (AVX2: [`add_diagonal_product`]'s signed difference and correction; the `n = 1`
+/// code below with `vpsignd` in place of the mask made BabyBear16 6% slower there, measured
+/// 2026-12-05). With `x = h 2^n + l`:
 /// - `n = 1`: `x / 2 = h + l (p + 1) / 2`, canonical ([`Lanes::add_where_odd`]), then one
 ///   modular addition or subtraction (three operations for the product where the general
 ///   case takes five);
