@@ -90,8 +90,9 @@ macro_rules! impl_batch {
             /// [`crate::modes::merkle_arity`] children's `D`-element digests one after the other):
             /// one `D`-element digest per group, concatenated in order. On BN254 and BLS12-381 `N =
             /// T - 1` and each digest is `perm(group ‖ 0)[0]`; on Goldilocks `N = 8` (two 4-element
-            /// digests) and each digest is `perm(group ‖ 0 …)[..4]`. Any other `N` is a
-            /// compile-time error.
+            /// digests) and each digest is `perm(group ‖ 0 …)[..4]`; on BabyBear and KoalaBear
+            /// `N = 16` (two 8-element digests) and each digest is `perm(group ‖ 0 …)[..8]`. Any
+            /// other `N` is a compile-time error. An empty `inputs` gives an empty `Vec`.
             #[cfg(feature = "alloc")]
             pub fn compress_batch<const N: usize>(&self, inputs: &[[F; N]]) -> Vec<F>
             where
@@ -128,8 +129,8 @@ macro_rules! impl_batch {
         impl<F: PrimeField + $($bound)+> $runtime {
             /// The Merkle compression of every group of `merkle_arity · D` consecutive elements of
             /// `inputs` (the children's digests one after the other; `t - 1` elements on BN254 and
-            /// BLS12-381, 8 on Goldilocks): one `D`-element digest per group, concatenated in
-            /// order.
+            /// BLS12-381, 8 on Goldilocks, 16 on BabyBear and KoalaBear): one `D`-element digest
+            /// per group, concatenated in order (none for an empty `inputs`).
             ///
             /// # Errors
             /// [`Error::UnsupportedWidth`] if the width has no compression for the field's digests

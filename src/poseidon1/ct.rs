@@ -220,24 +220,35 @@ impl<const T: usize, const RF: usize, const RP: usize, const D: u64> Tables
     for Poseidon1Ct<Word, T, RF, RP, D>
 {
     type Layout = Poseidon1Layout;
-    fn build<F: Field>(
+    const EMPTY: Self = Poseidon1Ct {
+        full: [[[0; 5]; T]; RF],
+        partial: [[0; 5]; RP],
+        sparse_rows: [[[0; 5]; T]; RP],
+        sparse_cols: [[[0; 5]; T]; RP],
+        pre_sparse: [[[0; 5]; T]; T],
+        mds: [[[0; 5]; T]; T],
+        partial_sbox: PartialSbox::First,
+        mds_diagonal: None,
+    };
+    fn fill<F: Field>(
+        &mut self,
         s: Constants<'_, Self, F>,
         word: impl Fn(F) -> Word,
         _diagonal: impl Fn(F) -> Word,
-    ) -> Self {
-        let rows = |table: &[F], r: usize| -> [Word; T] {
-            core::array::from_fn(|i| word(table[r * T + i]))
+    ) {
+        let convert = |words: &mut [Word], table: &[F]| {
+            for (w, &c) in words.iter_mut().zip(table) {
+                *w = word(c);
+            }
         };
-        Poseidon1Ct {
-            full: core::array::from_fn(|r| rows(s.full, r)),
-            partial: core::array::from_fn(|r| word(s.partial[r])),
-            sparse_rows: core::array::from_fn(|r| rows(s.sparse_rows, r)),
-            sparse_cols: core::array::from_fn(|r| rows(s.sparse_cols, r)),
-            pre_sparse: core::array::from_fn(|r| rows(s.pre_sparse, r)),
-            mds: core::array::from_fn(|r| rows(s.mds, r)),
-            partial_sbox: s.partial_sbox,
-            mds_diagonal: s.mds_diagonal.and_then(|d| <[i8; T]>::try_from(d).ok()),
-        }
+        convert(self.full.as_flattened_mut(), s.full);
+        convert(&mut self.partial, s.partial);
+        convert(self.sparse_rows.as_flattened_mut(), s.sparse_rows);
+        convert(self.sparse_cols.as_flattened_mut(), s.sparse_cols);
+        convert(self.pre_sparse.as_flattened_mut(), s.pre_sparse);
+        convert(self.mds.as_flattened_mut(), s.mds);
+        self.partial_sbox = s.partial_sbox;
+        self.mds_diagonal = s.mds_diagonal.and_then(|d| <[i8; T]>::try_from(d).ok());
     }
     fn view(&self) -> Constants<'_, Self, Word> {
         self.schedule()

@@ -2,6 +2,7 @@
 
 use crate::Error;
 use crate::field::{Field, PrimeField};
+use crate::params::PartialSbox;
 use crate::poseidon1::Poseidon1Params;
 use crate::poseidon1::ct::Poseidon1Ct;
 use crate::poseidon1::permutation::{Poseidon1Layout, Schedule, permute};
@@ -71,13 +72,24 @@ impl<F: core::fmt::Debug> core::fmt::Debug for Poseidon1<F> {
 /// each, allocated once.
 impl Tables for OptimizedSchedule<Word> {
     type Layout = Poseidon1Layout;
-    fn build<F: Field>(
+    const EMPTY: Self = OptimizedSchedule {
+        full: Vec::new(),
+        partial: Vec::new(),
+        sparse_rows: Vec::new(),
+        sparse_cols: Vec::new(),
+        pre_sparse: Vec::new(),
+        mds: Vec::new(),
+        partial_sbox: PartialSbox::First,
+        mds_diagonal: None,
+    };
+    fn fill<F: Field>(
+        &mut self,
         s: Constants<'_, Self, F>,
         word: impl Fn(F) -> Word,
         _diagonal: impl Fn(F) -> Word,
-    ) -> Self {
+    ) {
         let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
-        OptimizedSchedule {
+        *self = OptimizedSchedule {
             full: convert(s.full),
             partial: convert(s.partial),
             sparse_rows: convert(s.sparse_rows),
@@ -86,7 +98,7 @@ impl Tables for OptimizedSchedule<Word> {
             mds: convert(s.mds),
             partial_sbox: s.partial_sbox,
             mds_diagonal: s.mds_diagonal.map(<[i8]>::to_vec),
-        }
+        };
     }
     fn view(&self) -> Constants<'_, Self, Word> {
         view(self)

@@ -132,17 +132,34 @@ impl Layout for Poseidon2Layout {
 }
 
 /// Where a permutation keeps its kernel-form constants (see [`BatchCache`]).
+///
+/// The tables are filled in place ([`Tables::fill`]) rather than returned: the const-generic
+/// ones are large (120 KiB for circom's t = 17) and live on a batch call's stack, and an
+/// unoptimised build copies a returned value once in every frame it passes through.
 pub(crate) trait Tables: Sized {
     /// The family's layout.
     type Layout: Layout;
-    /// The tables of `rc` converted by `word`, the entries of an internal diagonal (if the
-    /// family has one) by `diagonal` (the kernel form with the entry's kind, computed once
+    /// Tables of the implementor's shape with every word zero (nothing allocated).
+    const EMPTY: Self;
+    /// Sets the tables to `rc` converted by `word`, the entries of an internal diagonal (if
+    /// the family has one) by `diagonal` (the kernel form with the entry's kind, computed once
     /// here instead of per batch call); `rc` has the implementor's shape.
+    fn fill<F: Field>(
+        &mut self,
+        rc: Constants<'_, Self, F>,
+        word: impl Fn(F) -> Word,
+        diagonal: impl Fn(F) -> Word,
+    );
+    /// [`Self::EMPTY`], [`Self::fill`]ed.
     fn build<F: Field>(
         rc: Constants<'_, Self, F>,
         word: impl Fn(F) -> Word,
         diagonal: impl Fn(F) -> Word,
-    ) -> Self;
+    ) -> Self {
+        let mut tables = Self::EMPTY;
+        tables.fill(rc, word, diagonal);
+        tables
+    }
     /// The tables in the family's layout.
     fn view(&self) -> Constants<'_, Self, Word>;
 }
@@ -162,35 +179,30 @@ pub(crate) struct CtTables<const T: usize, const RF: usize, const RP: usize> {
 
 impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF, RP> {
     type Layout = Poseidon2Layout;
-    fn build<F: Field>(
+    const EMPTY: Self = CtTables {
+        external: [[[0; 5]; T]; RF],
+        internal: [[0; 5]; RP],
+        diag_m1: [[0; 5]; T],
+        external_matrix: ExternalMatrix::HorizenLabs,
+        internal_sum_scale: None,
+    };
+    fn fill<F: Field>(
+        &mut self,
         rc: RoundConstants<'_, F>,
         word: impl Fn(F) -> Word,
         diagonal: impl Fn(F) -> Word,
-    ) -> Self {
-        // Plain loops into zeroed arrays: nested `array::from_fn`s built each round's array
-        // apart and copied it in.
-        let mut tables = CtTables {
-            external: [[[0; 5]; T]; RF],
-            internal: [[0; 5]; RP],
-            diag_m1: [[0; 5]; T],
-            external_matrix: rc.external_matrix,
-            internal_sum_scale: rc.internal_sum_scale.map(|&c| diagonal(c)),
-        };
-        for (w, &c) in tables
-            .external
-            .as_flattened_mut()
-            .iter_mut()
-            .zip(rc.external)
-        {
+    ) {
+        for (w, &c) in self.external.as_flattened_mut().iter_mut().zip(rc.external) {
             *w = word(c);
         }
-        for (w, &c) in tables.internal.iter_mut().zip(rc.internal) {
+        for (w, &c) in self.internal.iter_mut().zip(rc.internal) {
             *w = word(c);
         }
-        for (w, &c) in tables.diag_m1.iter_mut().zip(rc.diag_m1) {
+        for (w, &c) in self.diag_m1.iter_mut().zip(rc.diag_m1) {
             *w = diagonal(c);
         }
-        tables
+        self.external_matrix = rc.external_matrix;
+        self.internal_sum_scale = rc.internal_sum_scale.map(|&c| diagonal(c));
     }
     fn view(&self) -> RoundConstants<'_, Word> {
         RoundConstants {
@@ -280,19 +292,27 @@ pub(crate) struct VecTables {
 #[cfg(feature = "alloc")]
 impl Tables for VecTables {
     type Layout = Poseidon2Layout;
-    fn build<F: Field>(
+    const EMPTY: Self = VecTables {
+        external: alloc::vec::Vec::new(),
+        internal: alloc::vec::Vec::new(),
+        diag_m1: alloc::vec::Vec::new(),
+        external_matrix: ExternalMatrix::HorizenLabs,
+        internal_sum_scale: None,
+    };
+    fn fill<F: Field>(
+        &mut self,
         rc: RoundConstants<'_, F>,
         word: impl Fn(F) -> Word,
         diagonal: impl Fn(F) -> Word,
-    ) -> Self {
+    ) {
         let convert = |table: &[F]| table.iter().map(|&c| word(c)).collect();
-        VecTables {
+        *self = VecTables {
             external: convert(rc.external),
             internal: convert(rc.internal),
             diag_m1: rc.diag_m1.iter().map(|&c| diagonal(c)).collect(),
             external_matrix: rc.external_matrix,
             internal_sum_scale: rc.internal_sum_scale.map(|&c| diagonal(c)),
-        }
+        };
     }
     fn view(&self) -> RoundConstants<'_, Word> {
         RoundConstants {
@@ -321,9 +341,10 @@ pub(crate) struct Prepared<S> {
 /// read by `crate::simd` (`BatchCache::batch`, `batch_on`).
 ///
 /// It is not part of the permutation's value: `==` ignores it (always equal), `Debug` leaves it
-/// out, and `Clone` copies what it holds (the choice and the converted constants stay valid). [`crate::Poseidon2`] keeps one in the value;
-/// [`crate::poseidon2::ct::Poseidon2Ct`], a plain `const`-able value, makes one on the stack per
-/// batch call.
+/// out, and `Clone` copies what it holds (the choice and the converted constants stay valid).
+/// [`crate::Poseidon2`] and [`crate::poseidon1::Poseidon1`] keep one in the value. The
+/// const-generic permutations, plain `const`-able values, have none: each batch call fills its
+/// tables in place on its own stack (`crate::simd::stack_batch`).
 pub(crate) struct BatchCache<S> {
     #[cfg(fast_poseidon2_simd)]
     pub(crate) cell: std::sync::OnceLock<Prepared<S>>,
@@ -359,7 +380,7 @@ pub(crate) struct Batch<'a, F: Copy + Sync + 'a, L: Layout> {
     /// The backend to run.
     pub(crate) backend: BatchBackend,
     /// The kernel data and kernel-form constants, if the batch reaches a kernel.
-    pub(crate) kernel: Option<(&'a Kernel, L::Of<'a, Word>)>,
+    pub(crate) kernel: Option<(Kernel, L::Of<'a, Word>)>,
 }
 
 impl<'a, F: Copy + Sync + 'a, L: Layout> Clone for Batch<'a, F, L> {

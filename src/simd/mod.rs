@@ -26,16 +26,18 @@
 //! (`field::mulx_adx`, its own fenced `unsafe` module).
 //!
 //! The choice is made at run time, without build flags: `std::is_x86_feature_detected!` probes
-//! the CPU once and caches the answer. Each permutation value keeps what its batches need in a
-//! [`BatchCache`], filled on its first batch call: the backend chosen for its field on this CPU,
-//! the field's kernel data (e.g. the AVX-512 IFMA modulus constants) and its constants in
-//! the kernel's form (the family's layout, `batch_cache::Layout`), in fixed-size arrays for the
-//! const-generic types (`CtTables` for [`crate::poseidon2::ct::Poseidon2Ct`], a `Poseidon1Ct`
-//! over kernel words for [`crate::poseidon1::ct::Poseidon1Ct`]: on the stack of each batch call,
-//! no heap; circom's instances keep one per width in a `static`) and in `Vec`s inside
-//! [`crate::Poseidon2`] and [`crate::poseidon1::Poseidon1`] (`VecTables`, an
-//! `OptimizedSchedule` of kernel words; allocated once). Later batch calls redo no detection and
-//! no conversion, and allocate nothing.
+//! the CPU once and caches the answer. What a batch needs is the backend chosen for its field
+//! on this CPU, the field's kernel data (e.g. the AVX-512 IFMA modulus constants) and the
+//! permutation's constants in the kernel's form (the family's layout, `batch_cache::Layout`):
+//! - [`crate::Poseidon2`] and [`crate::poseidon1::Poseidon1`] keep them in a [`BatchCache`]
+//!   in the value, filled on their first batch call, in `Vec`s (`VecTables`, an
+//!   `OptimizedSchedule` of kernel words; allocated once; circom's cached getters keep one per
+//!   width in a `static`). Later batch calls redo no detection and no conversion, and allocate
+//!   nothing.
+//! - The const-generic types fill fixed-size arrays on the stack of each batch call, in place
+//!   ([`stack_batch`]; `CtTables` for [`crate::poseidon2::ct::Poseidon2Ct`], a `Poseidon1Ct`
+//!   over kernel words for [`crate::poseidon1::ct::Poseidon1Ct`]; no heap), except for the
+//!   registered 31-bit permutations, whose tables were built when compiling.
 //!
 //! This is the top layer (`field` -> `params` -> `poseidon2` -> `modes` -> `simd`): the data it
 //! reads is defined below it, the cache types and [`BatchBackend`] in `poseidon2::batch_cache`
@@ -43,6 +45,22 @@
 //! fills and runs lives here: [`batch_backend`], `runs`, filling and reading the cache
 //! (`BatchCache::batch`, `batch_on`), the kernels, and in [`permutations`] the binding of both
 //! permutation types to them (their `modes::BatchPermutation` impls and the rayon split).
+//!
+//! **Stack frames in unoptimised builds.** The kernels are generic, so a user's crate compiles
+//! them with its own profile. In optimised builds the round driver and the kernel's layers are
+//! `#[inline(always)]` into each `#[target_feature]` entry point, where the state lives in
+//! registers. At opt-level 0 (the default `cargo build`) LLVM inlines only `#[inline(always)]`
+//! and reuses no stack slot, so the same inlining gave the 31-bit entry points frames of 10-30
+//! MiB (one slot per inlined local of every width, round and diagonal entry) and a stack
+//! overflow on the first batch. The driver's rounds (`poseidon2::permutation`), the generic
+//! layers (`poseidon2::linear`) and each kernel's chunk loop and internal layer are therefore
+//! `#[inline]` only where `debug_assertions` are on (the `dev` profile), and stay
+//! `#[inline(always)]` where they are off (`release`: same code as before). For the same
+//! reason the const-generic types' tables are filled in place ([`stack_batch`]): returned, they
+//! were copied once per frame (over 1.5 MiB for circom's t = 17). The largest frame of
+//! the batch path at opt-level 0 is now about 0.25 MiB; `debug-build-check/` (run by CI) runs
+//! every instance's batch on every backend this CPU has, unoptimised, in a thread with a 1 MiB
+//! stack.
 //!
 //! This module and its children, and `field::mulx_adx`, are the only code of the crate allowed
 //! to use `unsafe`: here the call into a `#[target_feature]` kernel after detection and the
@@ -199,7 +217,7 @@ impl<S: Tables> BatchCache<S> {
                 return Batch {
                     rc,
                     backend,
-                    kernel: prepared.kernel.as_ref().map(|(k, tables)| (k, tables.view())),
+                    kernel: prepared.kernel.as_ref().map(|(k, tables)| (*k, tables.view())),
                 };
             };
         }
@@ -209,6 +227,38 @@ impl<S: Tables> BatchCache<S> {
             kernel: None,
         }
     }
+}
+
+/// The view of a batch of `states` states of a const-generic permutation, whose kernel-form
+/// constants live on the caller's stack in `tables` ([`Tables::EMPTY`] on entry; filled in
+/// place here, and only if the batch fills one vector group of the backend): on `backend`, or
+/// on [`batch_backend`]'s choice for `F` if it is `None`. `None` if `backend` does not run `F`
+/// on this CPU and build (the testing hook `permute_batch_on`).
+pub(crate) fn stack_batch<'a, F: Field, S: Tables>(
+    tables: &'a mut S,
+    rc: Constants<'a, S, F>,
+    backend: Option<BatchBackend>,
+    states: usize,
+) -> Option<Batch<'a, F, S::Layout>> {
+    let backend = match backend {
+        Some(backend) if runs::<F>(backend) && S::Layout::has_kernel(backend) => backend,
+        Some(_) => return None,
+        None => best_for::<F, S::Layout>(),
+    };
+    simd_only! { statements:
+        if states >= backend.group_states::<F>()
+            && let Some(k) = Kernel::of::<F>()
+        {
+            tables.fill(rc, |c| k.word(c), |c| k.diagonal_word(c));
+            return Some(Batch { rc, backend, kernel: Some((k, tables.view())) });
+        };
+    }
+    let _ = (tables, states);
+    Some(Batch {
+        rc,
+        backend,
+        kernel: None,
+    })
 }
 
 /// The view of `states` states on `backend` (which runs `F` here) with kernel tables built when
@@ -226,12 +276,11 @@ fn compiled_view<'a, F: Field, const T: usize, const RF: usize, const RP: usize>
         rc,
         backend,
         kernel: (states >= backend.group_states::<F>())
-            .then(|| (&compiled.kernel, compiled.tables.view())),
+            .then(|| (compiled.kernel, compiled.tables.view())),
     }
 }
 
 /// [`batch_backend`] for `F` if the family `L` has a kernel there, else the portable path.
-#[cfg(fast_poseidon2_simd)]
 fn best_for<F: Field, L: Layout>() -> BatchBackend {
     let best = batch_backend::<F>();
     if L::has_kernel(best) {
@@ -318,7 +367,7 @@ fn permute_batch<F: Field, L: BatchRounds<F>, const D: u64>(
             // runs, in every crate that batches it).
             (BatchBackend::Avx512Ifma, Some((Kernel::Ifma(modulus), rc))) => {
                 if const { F::MONTGOMERY_256_MODULUS.is_some() } {
-                    avx512_ifma::permute_batch::<F, D, _>(states, t, modulus, L::ifma(rc))
+                    avx512_ifma::permute_batch::<F, D, _>(states, t, &modulus, L::ifma(rc))
                 } else {
                     states
                 }
@@ -326,7 +375,7 @@ fn permute_batch<F: Field, L: BatchRounds<F>, const D: u64>(
             (backend, Some((Kernel::Goldilocks(form), rc))) => {
                 match L::goldilocks(rc) {
                     Some(rc) if const { F::GOLDILOCKS_FACTOR.is_some() } => {
-                        goldilocks::permute_batch::<F, D>(states, t, *form, rc, backend)
+                        goldilocks::permute_batch::<F, D>(states, t, form, rc, backend)
                     }
                     _ => states,
                 }

@@ -8,9 +8,7 @@ use crate::field::Field;
 use crate::modes::BatchPermutation;
 use crate::poseidon1::ct::Poseidon1Ct;
 use crate::poseidon1::permutation::Poseidon1Layout;
-use crate::poseidon2::batch_cache::{
-    Batch, BatchBackend, BatchCache, CtTables, Poseidon2Layout, Word,
-};
+use crate::poseidon2::batch_cache::{Batch, BatchBackend, CtTables, Poseidon2Layout, Tables, Word};
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
 
@@ -48,50 +46,34 @@ fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
-    /// Runs `f` on the view of a batch of `states` states: the backend chosen for `F` and, if
-    /// the batch fills one of its vector groups, the kernel-form constants, converted now into a
-    /// cache on this stack frame (no heap).
-    ///
-    /// The kernel-form constants of a registered permutation (Plonky3's and SP1's 31-bit
-    /// permutations, `crate::instances`) were built when compiling and are read, not converted.
+    /// Runs `f` on the view of a batch of `states` states on `backend`, or on the backend
+    /// chosen for `F` if `None` (`f` gets `None` if `backend` does not run `F` here: the testing
+    /// hook `permute_batch_on`), with the kernel-form constants if the batch fills one of its
+    /// vector groups: converted now into tables on this stack frame (no heap), or, for a
+    /// registered permutation (Plonky3's and SP1's 31-bit permutations, `crate::instances`),
+    /// built when compiling and read, not converted.
     #[inline]
     pub(crate) fn with_batch<R>(
         &self,
+        backend: Option<BatchBackend>,
         states: usize,
-        f: impl FnOnce(Batch<'_, F, Poseidon2Layout>) -> R,
+        f: impl FnOnce(Option<Batch<'_, F, Poseidon2Layout>>) -> R,
     ) -> R {
         let rc = self.constants();
         #[cfg(fast_poseidon2_simd)]
         {
             // Only a batch that reaches a kernel compares its constants with the registry's: a
             // smaller one runs portable and needs no kernel-form constants at all.
-            let backend = super::best_for::<F, Poseidon2Layout>();
-            if states >= backend.group_states::<F>()
+            let chosen = backend.unwrap_or_else(super::best_for::<F, Poseidon2Layout>);
+            if states >= chosen.group_states::<F>()
                 && let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc)
             {
-                return f(super::compiled_view(compiled, rc, backend, states));
+                let runs = backend.is_none() || super::runs::<F>(chosen);
+                return f(runs.then(|| super::compiled_view(compiled, rc, chosen, states)));
             }
         }
-        let cache = BatchCache::<CtTables<T, RF, RP>>::new();
-        f(cache.batch(rc, states))
-    }
-
-    /// [`Self::with_batch`] on `backend`, with `None` if it does not run `F` here (the testing
-    /// hook `permute_batch_on`).
-    pub(crate) fn with_batch_on<R>(
-        &self,
-        backend: BatchBackend,
-        states: usize,
-        f: impl FnOnce(Option<Batch<'_, F, Poseidon2Layout>>) -> R,
-    ) -> R {
-        let rc = self.constants();
-        #[cfg(fast_poseidon2_simd)]
-        if let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc) {
-            let runs = super::runs::<F>(backend);
-            return f(runs.then(|| super::compiled_view(compiled, rc, backend, states)));
-        }
-        let cache = BatchCache::<CtTables<T, RF, RP>>::new();
-        f(cache.batch_on(rc, backend, states))
+        let mut tables = CtTables::<T, RF, RP>::EMPTY;
+        f(super::stack_batch(&mut tables, rc, backend, states))
     }
 }
 
@@ -104,13 +86,15 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
 
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
-        self.with_batch(states.len() / T, |batch| {
-            run_batch::<F, Poseidon2Layout, D>(states, T, batch)
+        self.with_batch(None, states.len() / T, |batch| {
+            if let Some(batch) = batch {
+                run_batch::<F, Poseidon2Layout, D>(states, T, batch);
+            }
         });
     }
 
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
-        self.with_batch_on(backend, states.len() / T, |batch| {
+        self.with_batch(Some(backend), states.len() / T, |batch| {
             let Some(batch) = batch else {
                 return false;
             };
@@ -180,11 +164,6 @@ impl<F: Field + LinearLayers> BatchPermutation<F> for crate::Poseidon2<F> {
     }
 }
 
-/// The batch cache of a `Poseidon1Ct<_, T, RF, RP, D>`: its schedule in kernel form, in
-/// fixed-size arrays on a batch call's stack.
-type Poseidon1CtCache<const T: usize, const RF: usize, const RP: usize, const D: u64> =
-    BatchCache<Poseidon1Ct<Word, T, RF, RP, D>>;
-
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> BatchPermutation<F>
     for Poseidon1Ct<F, T, RF, RP, D>
 {
@@ -192,16 +171,27 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> B
         T
     }
 
+    /// The schedule in kernel form goes into fixed-size arrays on this stack frame (no heap).
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
-        let cache = Poseidon1CtCache::<T, RF, RP, D>::new();
-        let batch = cache.batch(self.schedule(), states.len() / T);
-        run_batch::<F, Poseidon1Layout, D>(states, T, batch);
+        self.permute_states_with(None, states);
     }
 
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
-        let cache = Poseidon1CtCache::<T, RF, RP, D>::new();
-        let Some(batch) = cache.batch_on(self.schedule(), backend, states.len() / T) else {
+        self.permute_states_with(Some(backend), states)
+    }
+}
+
+impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
+    Poseidon1Ct<F, T, RF, RP, D>
+{
+    /// [`BatchPermutation::permute_states_on`] on `backend`, or on the best one if `None`.
+    #[inline]
+    fn permute_states_with(&self, backend: Option<BatchBackend>, states: &mut [F]) -> bool {
+        let mut tables = Poseidon1Ct::<Word, T, RF, RP, D>::EMPTY;
+        let Some(batch) =
+            super::stack_batch(&mut tables, self.schedule(), backend, states.len() / T)
+        else {
             return false;
         };
         run_batch::<F, Poseidon1Layout, D>(states, T, batch);
