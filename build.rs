@@ -4,6 +4,11 @@
 //! intrinsics) and not forced portable (`RUSTFLAGS="--cfg fast_poseidon2_force_portable"`, for
 //! testing the portable path on a machine that has the instructions). Everywhere else only the
 //! portable code is built.
+//!
+//! Also sets `cfg(fast_poseidon2_unoptimized)` when this crate is built at opt-level 0 (Cargo's
+//! `OPT_LEVEL`; the default `dev` profile): the batch path then keeps its layers out of line so
+//! that its stack frames stay small (see `src/simd/mod.rs`, "Stack frames in unoptimised
+//! builds").
 
 use std::env;
 
@@ -17,5 +22,8 @@ fn main() {
         && !set("CARGO_CFG_FAST_POSEIDON2_FORCE_PORTABLE")
     {
         println!("cargo::rustc-cfg=fast_poseidon2_simd");
+    }
+    if env::var("OPT_LEVEL").is_ok_and(|level| level == "0") {
+        println!("cargo::rustc-cfg=fast_poseidon2_unoptimized");
     }
 }

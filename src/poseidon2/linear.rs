@@ -130,8 +130,8 @@ pub(crate) trait CompiledLayer<E>: LinearOps + RoundOps {
     /// Output 0, `m_0 x_0 + s`: [`CompiledLayer::compiled_output`] unless the representation
     /// forms it faster from what its sum carries (the 31-bit kernels: for `m_0 = -2`,
     /// `(x_1 + ... + x_{t-1}) - x_0`).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_first_output(self, m: &E, s: Self::Sum) -> Self {
         self.compiled_output(m, s)
     }
@@ -144,8 +144,8 @@ pub(crate) trait CompiledLayer<E>: LinearOps + RoundOps {
     /// `(m · self + s + c)^D`: output 0 of the layer, then the next partial round's step with
     /// its constant `c` ([`RoundOps::add_sbox`]). The default runs them one after the other; a
     /// representation that can add `c` inside the output's reduction overrides it.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_output_then_round<const D: u64>(
         self,
         m: &E,
@@ -350,8 +350,8 @@ fn m4_plonky3<A: LinearOps>(x: &mut [A]) {
 /// Any other length does not panic: fewer than two elements are left as they are, and a
 /// remainder of fewer than four elements past the last block of four is left out of the block
 /// sums, which is not a Poseidon2 layer. Widths 2 and 3 ignore `m4`.
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 pub fn external_layer<A: LinearOps>(state: &mut [A], m4: ExternalMatrix) {
     match m4 {
         ExternalMatrix::HorizenLabs => external_layer_with(state, m4_horizen_labs),
@@ -473,8 +473,8 @@ fn internal_layer_with<A: DiagonalOps<C>, C>(state: &mut [A], diag: &[C], scale:
 /// With `next = Some(c)`, the next partial round's step follows on `x_0`: `x_0 <- (x_0 + c)^D`
 /// after the layer, through [`CompiledLayer::compiled_output_then_round`] (for fewer than two
 /// elements, the step alone).
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 pub(crate) fn compiled_internal_layer<A: CompiledLayer<E>, E, const D: u64>(
     state: &mut [A],
     diag: &[E],
@@ -698,8 +698,8 @@ impl CompiledLayer<Classified<GoldilocksFast>> for GoldilocksFast {
     /// The constant joins the unreduced sum (`s + c < 2^70`, within the bounds of
     /// [`GoldilocksFast::mul_classified_add`]): the round's addition costs no reduction of its
     /// own on the partial rounds' chain through `x_0`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_output_then_round<const D: u64>(
         self,
         m: &Classified<GoldilocksFast>,

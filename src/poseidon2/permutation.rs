@@ -61,8 +61,8 @@ pub(crate) struct RoundConstants<'a, F> {
 /// the loop's stores and loads of the state sat between the chains; written out for the whole
 /// width it compiled far slower for no more speed. The batch kernels run one element per step:
 /// in them the four-per-step loop was no faster and made their code 9% larger (AVX-512).
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn full_round<A, const D: u64>(state: &mut [A], constants: &[A::Constant], m4: ExternalMatrix)
 where
     A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
@@ -93,8 +93,8 @@ fn add_sboxes<A: RoundOps, const D: u64>(state: &mut [A], constants: &[A::Consta
 
 /// Permutes `state` in place. `state.len()` is the width `t`; the caller guarantees that the
 /// constant slices have the matching lengths (checked when the instance was built).
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 pub(crate) fn permute<A, const D: u64>(state: &mut [A], rc: RoundConstants<'_, A::Constant>)
 where
     A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
@@ -191,8 +191,8 @@ impl<A: CompiledLayer<E>, E> InternalLayer<A> for CompiledDiagonal<'_, E> {
 }
 
 /// The `R_P` partial rounds: add one constant to `x_0`, S-box on `x_0`, the internal layer.
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn partial_rounds<A: RoundOps, L: InternalLayer<A>, const D: u64>(
     state: &mut [A],
     internal: &[A::Constant],

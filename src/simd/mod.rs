@@ -46,21 +46,29 @@
 //! (`BatchCache::batch`, `batch_on`), the kernels, and in [`permutations`] the binding of both
 //! permutation types to them (their `modes::BatchPermutation` impls and the rayon split).
 //!
-//! **Stack frames in unoptimised builds.** The kernels are generic, so a user's crate compiles
-//! them with its own profile. In optimised builds the round driver and the kernel's layers are
-//! `#[inline(always)]` into each `#[target_feature]` entry point, where the state lives in
-//! registers. At opt-level 0 (the default `cargo build`) LLVM inlines only `#[inline(always)]`
-//! and reuses no stack slot, so the same inlining gave the 31-bit entry points frames of 10-30
-//! MiB (one slot per inlined local of every width, round and diagonal entry) and a stack
-//! overflow on the first batch. The driver's rounds (`poseidon2::permutation`), the generic
-//! layers (`poseidon2::linear`) and each kernel's chunk loop and internal layer are therefore
-//! `#[inline]` only where `debug_assertions` are on (the `dev` profile), and stay
-//! `#[inline(always)]` where they are off (`release`: same code as before). For the same
-//! reason the const-generic types' tables are filled in place ([`stack_batch`]): returned, they
-//! were copied once per frame (over 1.5 MiB for circom's t = 17). The largest frame of
-//! the batch path at opt-level 0 is now about 0.25 MiB; `debug-build-check/` (run by CI) runs
-//! every instance's batch on every backend this CPU has, unoptimised, in a thread with a 1 MiB
-//! stack.
+//! **Stack frames in unoptimised builds.** The kernels are generic, so they are compiled in the
+//! crate that calls them, with its profile. In optimised builds the round driver and the
+//! kernel's layers are `#[inline(always)]` into each `#[target_feature]` entry point, where the
+//! state lives in registers. At opt-level 0 (the default `cargo build`) LLVM inlines only
+//! `#[inline(always)]` and reuses no stack slot, so the same inlining gave the 31-bit entry
+//! points frames of 10-30 MiB (one slot per inlined local of every width, round and diagonal
+//! entry) and a stack overflow on the first batch. So where this crate is built at opt-level 0
+//! (`cfg(fast_poseidon2_unoptimized)`, set by the build script from Cargo's `OPT_LEVEL`), the
+//! driver's rounds (`poseidon2::permutation`), the generic layers (`poseidon2::linear`) and each
+//! kernel's chunk loop and internal layer are only `#[inline]`; at any other opt-level they stay
+//! `#[inline(always)]` (same code as before). The switch is this crate's opt-level, not
+//! `debug_assertions`: a `dev` profile with `opt-level = 3` keeps debug assertions, and there
+//! an out-of-line layer, compiled without the entry point's target features, made the AVX-512
+//! kernel 80 times slower. For the same reason the const-generic types' tables are filled in
+//! place ([`stack_batch`]): returned, they were copied once per frame (over 1.5 MiB for
+//! circom's t = 17). The largest frame of the batch path at opt-level 0 is now about 0.25 MiB;
+//! `debug-build-check/` (run by CI) runs every instance's batch on every backend this CPU has,
+//! unoptimised, in a thread with a 1 MiB stack.
+//!
+//! Not covered: a calling crate built at opt-level 0 while this crate is optimised (e.g.
+//! `[profile.dev.package."*"] opt-level = 3` alone). Its BabyBear/KoalaBear batches have the
+//! large frames; give that crate `opt-level = 1` or more, or run its batches on a thread with a
+//! 64 MiB stack.
 //!
 //! This module and its children, and `field::mulx_adx`, are the only code of the crate allowed
 //! to use `unsafe`: here the call into a `#[target_feature]` kernel after detection and the

@@ -493,8 +493,8 @@ impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
     /// [`crate::poseidon2::linear::external_layer`] on the 32-bit halves of the words with plain
     /// additions, one vector group at a time (its halves fit in registers), then one
     /// recombination per output (bounds in the module docs).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
         let t = state.len();
         for g in 0..G {
@@ -514,8 +514,8 @@ impl<V: Lanes, const G: usize> LinearLayers<Word> for Packed<V, G> {
         }
     }
     /// Same shapes and length behaviour as [`crate::poseidon2::linear::internal_layer`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn internal_layer(state: &mut [Self], diag_m1: &[Word]) {
         match state.len() {
             0 | 1 => {}
@@ -673,8 +673,8 @@ fn permute_width<V: Lanes, F: Field, const D: u64, const G: usize, const T: usiz
 
 /// Loads `G` groups of states (`chunk`, flat, width `t`), permutes them interleaved, stores
 /// them back canonical.
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
     cpu: Cpu<V>,
     chunk: &mut [F],

@@ -732,14 +732,14 @@ impl<V: Lanes, F: Field, const G: usize> CompiledLayer<Word> for Packed<V, F, G>
         }
     }
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_output(self, m: &Word, s: LayerSum<Self>) -> Self {
         self.mul_diagonal_add(m, s.all)
     }
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_first_output(mut self, m: &Word, s: LayerSum<Self>) -> Self {
         match s.tail {
             Some(tail) if m[3] == SMALL | NEGATE && m[4] == 2 => {
@@ -788,8 +788,8 @@ fn add_diagonal_products_zip<V: Lanes, F: Field, const G: usize>(
 /// ([`add_signed`]).
 impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> {
     /// Same shapes and length behaviour as [`crate::poseidon2::linear::internal_layer`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn internal_layer(state: &mut [Self], diag_m1: &[Word]) {
         match state.len() {
             0 | 1 => {}
@@ -803,8 +803,8 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
 
     /// Same shapes and length behaviour as
     /// [`crate::poseidon2::linear::internal_layer_scaled`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn internal_layer_scaled(state: &mut [Self], diag: &[Word], scale: &Word) {
         if state.len() < 2 {
             return;
@@ -921,8 +921,8 @@ const MAX_LANES: usize = 16;
 /// vectorize), and each `LANES x LANES` block of it is loaded as `LANES` registers and
 /// transposed in registers ([`Lanes::transpose`]): register `i` then holds element `i` of
 /// every state. The store is the same in reverse (the transpose is its own inverse).
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize, const N: usize>(
     cpu: Cpu<V>,
     chunk: &mut [F],
