@@ -57,9 +57,10 @@ pub enum Error {
     /// The width `t` is not supported by the call that returned it. Poseidon2 parameters: t = 2,
     /// 3 and multiples of 4 up to [`crate::MAX_WIDTH`] (paper section 5.1; the reference accepts
     /// the same shapes). Poseidon1 parameters and MDS checks: `2 <= t <= MAX_WIDTH`. Merkle
-    /// compression, batch compression and Merkle trees: a width with room for at least two child
-    /// digests besides the capacity ([`crate::modes::merkle_arity`]; e.g. not t = 2 on BN254, not
-    /// t < 8 on Goldilocks). Each function's `# Errors` section says which rule it applies.
+    /// compression and batch compression: a width with a compression for the field's digests
+    /// ([`crate::modes::merkle_arity`] is `Some`; e.g. not t < 8 on Goldilocks; t = 2 on BN254
+    /// compresses one child). Merkle trees: at least two children per node (e.g. not t = 2 on
+    /// BN254). Each function's `# Errors` section says which rule it applies.
     UnsupportedWidth {
         /// The rejected width.
         t: usize,
@@ -307,8 +308,8 @@ impl fmt::Display for Error {
             Error::UnsupportedWidth { t } => write!(
                 f,
                 "width t = {t} is not supported by this call (Poseidon2: t = 2, 3 or a multiple \
-                 of 4 up to {max}; Poseidon1: 2 to {max}; compression and Merkle trees: room for \
-                 two child digests)",
+                 of 4 up to {max}; Poseidon1: 2 to {max}; compression: room for a child digest \
+                 beside the capacity; Merkle trees: two children per node)",
                 max = crate::MAX_WIDTH
             ),
             Error::UnsupportedSboxDegree { d } => {
