@@ -139,7 +139,8 @@ impl Layout for Poseidon2Layout {
 pub(crate) trait Tables: Sized {
     /// The family's layout.
     type Layout: Layout;
-    /// Tables of the implementor's shape with every word zero (nothing allocated).
+    /// The tables before [`Self::fill`], allocating nothing: fixed-size tables of the
+    /// implementor's shape with every word zero, or empty `Vec`s.
     const EMPTY: Self;
     /// Sets the tables to `rc` converted by `word`, the entries of an internal diagonal (if
     /// the family has one) by `diagonal` (the kernel form with the entry's kind, computed once
