@@ -68,7 +68,12 @@
 //! Not covered: a calling crate built at opt-level 0 while this crate is optimised (e.g.
 //! `[profile.dev.package."*"] opt-level = 3` alone). Its BabyBear/KoalaBear batches have the
 //! large frames; give that crate `opt-level = 1` or more, or run its batches on a thread with a
-//! 64 MiB stack.
+//! 64 MiB stack. Compiling the 31-bit and Goldilocks kernels here instead, once per shipped
+//! field and S-box degree (entry points not generic over the field, so that no calling crate
+//! compiles them), removes the case, but it was measured (2026-12-05) to make this crate's
+//! release build take 5 min 43 s instead of 42 s (20 entry points, each compiled whether a
+//! program batches that field or not) and a `dev` build with `opt-level = 3` over 25 minutes;
+//! not done.
 //!
 //! This module and its children, and `field::mulx_adx`, are the only code of the crate allowed
 //! to use `unsafe`: here the call into a `#[target_feature]` kernel after detection and the
@@ -200,8 +205,7 @@ impl<S: Tables> BatchCache<S> {
         backend: BatchBackend,
         states: usize,
     ) -> Option<Batch<'a, F, S::Layout>> {
-        (runs::<F>(backend) && S::Layout::has_kernel(backend))
-            .then(|| self.view(rc, backend, states))
+        forced::<F, S::Layout>(backend).map(|backend| self.view(rc, backend, states))
     }
 
     /// The view of `states` states on `backend`, which runs `F` here: with the kernel data and
@@ -237,36 +241,30 @@ impl<S: Tables> BatchCache<S> {
     }
 }
 
-/// The view of a batch of `states` states of a const-generic permutation, whose kernel-form
-/// constants live on the caller's stack in `tables` ([`Tables::EMPTY`] on entry; filled in
-/// place here, and only if the batch fills one vector group of the backend): on `backend`, or
-/// on [`batch_backend`]'s choice for `F` if it is `None`. `None` if `backend` does not run `F`
-/// on this CPU and build (the testing hook `permute_batch_on`).
+/// The view of a batch of `states` states of a const-generic permutation on `backend` (which
+/// runs `F` here: [`best_for`]'s or [`forced`]'s answer), whose kernel-form constants live on
+/// the caller's stack in `tables` ([`Tables::EMPTY`] on entry; filled in place here, and only if
+/// the batch fills one vector group of the backend).
 pub(crate) fn stack_batch<'a, F: Field, S: Tables>(
     tables: &'a mut S,
     rc: Constants<'a, S, F>,
-    backend: Option<BatchBackend>,
+    backend: BatchBackend,
     states: usize,
-) -> Option<Batch<'a, F, S::Layout>> {
-    let backend = match backend {
-        Some(backend) if runs::<F>(backend) && S::Layout::has_kernel(backend) => backend,
-        Some(_) => return None,
-        None => best_for::<F, S::Layout>(),
-    };
+) -> Batch<'a, F, S::Layout> {
     simd_only! { statements:
         if states >= backend.group_states::<F>()
             && let Some(k) = Kernel::of::<F>()
         {
             tables.fill(rc, |c| k.word(c), |c| k.diagonal_word(c));
-            return Some(Batch { rc, backend, kernel: Some((k, tables.view())) });
+            return Batch { rc, backend, kernel: Some((k, tables.view())) };
         };
     }
     let _ = (tables, states);
-    Some(Batch {
+    Batch {
         rc,
         backend,
         kernel: None,
-    })
+    }
 }
 
 /// The view of `states` states on `backend` (which runs `F` here) with kernel tables built when
@@ -288,8 +286,15 @@ fn compiled_view<'a, F: Field, const T: usize, const RF: usize, const RP: usize>
     }
 }
 
+/// `backend` if it runs batches of `F` on this CPU and build with a kernel of the family `L`
+/// (the portable path always does), else `None`: the backend of a forced batch (the testing
+/// hook `permute_batch_on`).
+pub(crate) fn forced<F: Field, L: Layout>(backend: BatchBackend) -> Option<BatchBackend> {
+    (runs::<F>(backend) && L::has_kernel(backend)).then_some(backend)
+}
+
 /// [`batch_backend`] for `F` if the family `L` has a kernel there, else the portable path.
-fn best_for<F: Field, L: Layout>() -> BatchBackend {
+pub(crate) fn best_for<F: Field, L: Layout>() -> BatchBackend {
     let best = batch_backend::<F>();
     if L::has_kernel(best) {
         best

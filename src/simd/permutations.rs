@@ -46,30 +46,27 @@ fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
-    /// Runs `f` on the view of a batch of `states` states on `backend`, or on the backend
-    /// chosen for `F` if `None` (`f` gets `None` if `backend` does not run `F` here: the testing
-    /// hook `permute_batch_on`), with the kernel-form constants if the batch fills one of its
-    /// vector groups: converted now into tables on this stack frame (no heap), or, for a
-    /// registered permutation (Plonky3's and SP1's 31-bit permutations, `crate::instances`),
-    /// built when compiling and read, not converted.
+    /// Runs `f` on the view of a batch of `states` states on `backend` (which runs `F` here:
+    /// [`super::best_for`]'s or [`super::forced`]'s answer), with the kernel-form constants if
+    /// the batch fills one of its vector groups: converted now into tables on this stack frame
+    /// (no heap), or, for a registered permutation (Plonky3's and SP1's 31-bit permutations,
+    /// `crate::instances`), built when compiling and read, not converted.
     #[inline]
-    pub(crate) fn with_batch<R>(
+    fn with_batch<R>(
         &self,
-        backend: Option<BatchBackend>,
+        backend: BatchBackend,
         states: usize,
-        f: impl FnOnce(Option<Batch<'_, F, Poseidon2Layout>>) -> R,
+        f: impl FnOnce(Batch<'_, F, Poseidon2Layout>) -> R,
     ) -> R {
         let rc = self.constants();
         #[cfg(fast_poseidon2_simd)]
         {
             // Only a batch that reaches a kernel compares its constants with the registry's: a
             // smaller one runs portable and needs no kernel-form constants at all.
-            let chosen = backend.unwrap_or_else(super::best_for::<F, Poseidon2Layout>);
-            if states >= chosen.group_states::<F>()
+            if states >= backend.group_states::<F>()
                 && let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc)
             {
-                let runs = backend.is_none() || super::runs::<F>(chosen);
-                return f(runs.then(|| super::compiled_view(compiled, rc, chosen, states)));
+                return f(super::compiled_view(compiled, rc, backend, states));
             }
         }
         let mut tables = CtTables::<T, RF, RP>::EMPTY;
@@ -86,21 +83,20 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
 
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
-        self.with_batch(None, states.len() / T, |batch| {
-            if let Some(batch) = batch {
-                run_batch::<F, Poseidon2Layout, D>(states, T, batch);
-            }
+        let backend = super::best_for::<F, Poseidon2Layout>();
+        self.with_batch(backend, states.len() / T, |batch| {
+            run_batch::<F, Poseidon2Layout, D>(states, T, batch);
         });
     }
 
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
-        self.with_batch(Some(backend), states.len() / T, |batch| {
-            let Some(batch) = batch else {
-                return false;
-            };
+        let Some(backend) = super::forced::<F, Poseidon2Layout>(backend) else {
+            return false;
+        };
+        self.with_batch(backend, states.len() / T, |batch| {
             run_batch::<F, Poseidon2Layout, D>(states, T, batch);
-            true
-        })
+        });
+        true
     }
 }
 
@@ -174,28 +170,28 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64> B
     /// The schedule in kernel form goes into fixed-size arrays on this stack frame (no heap).
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
-        self.permute_states_with(None, states);
+        self.permute_states_with(super::best_for::<F, Poseidon1Layout>(), states);
     }
 
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
-        self.permute_states_with(Some(backend), states)
+        let Some(backend) = super::forced::<F, Poseidon1Layout>(backend) else {
+            return false;
+        };
+        self.permute_states_with(backend, states);
+        true
     }
 }
 
 impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon1Ct<F, T, RF, RP, D>
 {
-    /// [`BatchPermutation::permute_states_on`] on `backend`, or on the best one if `None`.
+    /// Permutes `states` on `backend` (which runs `F` here: [`super::best_for`]'s or
+    /// [`super::forced`]'s answer).
     #[inline]
-    fn permute_states_with(&self, backend: Option<BatchBackend>, states: &mut [F]) -> bool {
+    fn permute_states_with(&self, backend: BatchBackend, states: &mut [F]) {
         let mut tables = Poseidon1Ct::<Word, T, RF, RP, D>::EMPTY;
-        let Some(batch) =
-            super::stack_batch(&mut tables, self.schedule(), backend, states.len() / T)
-        else {
-            return false;
-        };
+        let batch = super::stack_batch(&mut tables, self.schedule(), backend, states.len() / T);
         run_batch::<F, Poseidon1Layout, D>(states, T, batch);
-        true
     }
 }
 
