@@ -46,31 +46,29 @@ fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
-    /// Runs `f` on the view of a batch of `states` states on `backend` (which runs `F` here:
-    /// [`super::best_for`]'s or [`super::forced`]'s answer), with the kernel-form constants if
-    /// the batch fills one of its vector groups: converted now into tables on this stack frame
-    /// (no heap), or, for a registered permutation (Plonky3's and SP1's 31-bit permutations,
-    /// `crate::instances`), built when compiling and read, not converted.
+    /// Permutes `states` on `backend` (which runs `F` here: [`super::best_for`]'s or
+    /// [`super::forced`]'s answer), with the kernel-form constants if the batch fills one of its
+    /// vector groups: converted now into tables on this stack frame (no heap), or, for a
+    /// registered permutation (Plonky3's and SP1's 31-bit permutations, `crate::instances`),
+    /// built when compiling and read, not converted.
     #[inline]
-    fn with_batch<R>(
-        &self,
-        backend: BatchBackend,
-        states: usize,
-        f: impl FnOnce(Batch<'_, F, Poseidon2Layout>) -> R,
-    ) -> R {
+    fn permute_states_with(&self, backend: BatchBackend, states: &mut [F]) {
         let rc = self.constants();
+        let n = states.len() / T;
         #[cfg(fast_poseidon2_simd)]
         {
             // Only a batch that reaches a kernel compares its constants with the registry's: a
             // smaller one runs portable and needs no kernel-form constants at all.
-            if states >= backend.group_states::<F>()
+            if n >= backend.group_states::<F>()
                 && let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc)
             {
-                return f(super::compiled_view(compiled, rc, backend, states));
+                let batch = super::compiled_view(compiled, rc, backend, n);
+                return run_batch::<F, Poseidon2Layout, D>(states, T, batch);
             }
         }
         let mut tables = CtTables::<T, RF, RP>::EMPTY;
-        f(super::stack_batch(&mut tables, rc, backend, states))
+        let batch = super::stack_batch(&mut tables, rc, backend, n);
+        run_batch::<F, Poseidon2Layout, D>(states, T, batch);
     }
 }
 
@@ -83,19 +81,14 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
 
     #[inline]
     fn permute_whole_states(&self, states: &mut [F]) {
-        let backend = super::best_for::<F, Poseidon2Layout>();
-        self.with_batch(backend, states.len() / T, |batch| {
-            run_batch::<F, Poseidon2Layout, D>(states, T, batch);
-        });
+        self.permute_states_with(super::best_for::<F, Poseidon2Layout>(), states);
     }
 
     fn permute_states_on(&self, backend: BatchBackend, states: &mut [F]) -> bool {
         let Some(backend) = super::forced::<F, Poseidon2Layout>(backend) else {
             return false;
         };
-        self.with_batch(backend, states.len() / T, |batch| {
-            run_batch::<F, Poseidon2Layout, D>(states, T, batch);
-        });
+        self.permute_states_with(backend, states);
         true
     }
 }
