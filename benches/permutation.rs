@@ -8,7 +8,10 @@
 //! With `--features p3` (and the three fields' default features), the group `plonky3_adapter/{instance}` times the seven Plonky3
 //! instances three ways on the same kind of input: this crate's `permute_mut` on `[F; t]`
 //! ("ct"), the same through `adapters::plonky3` on `[p3 field; t]` ("adapter": the difference is
-//! the boundary's conversions), and Plonky3 0.8.0's own scalar permutation ("plonky3").
+//! the boundary's conversions), and Plonky3 0.8.0's own scalar permutation ("plonky3"); then
+//! one state of Plonky3's packed type through the adapter (its lanes as one batch of ours) and
+//! through Plonky3's packed permutation ("adapter_packed_N_lanes", "plonky3_packed_N_lanes"; N
+//! is 1 in a default build, 16 for the 31-bit fields with `-C target-cpu=native` on AVX-512).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use fast_poseidon2::Poseidon2;
@@ -72,6 +75,7 @@ fn permutations(c: &mut Criterion) {
 ))]
 fn plonky3_adapter(c: &mut Criterion) {
     use fast_poseidon2::adapters::plonky3::{self as adapter, Plonky3Field, Plonky3Poseidon2};
+    use p3_field::PackedValue;
     use p3_symmetric::Permutation;
 
     fn bench<
@@ -84,7 +88,7 @@ fn plonky3_adapter(c: &mut Criterion) {
         c: &mut Criterion,
         name: &str,
         ours: Plonky3Poseidon2<Poseidon2Ct<F, T, RF, RP, D>>,
-        theirs: impl Permutation<[F::P3; T]>,
+        theirs: impl Permutation<[F::P3; T]> + Permutation<[Packed<F>; T]>,
     ) {
         let mut group = c.benchmark_group(format!("plonky3_adapter/{name}"));
         let mut inputs = rng();
@@ -109,8 +113,33 @@ fn plonky3_adapter(c: &mut Criterion) {
                 BatchSize::SmallInput,
             )
         });
+        // One state of Plonky3's packed type (as many lanes as the build's target features
+        // give it: 16 for the 31-bit fields with AVX-512, 1 in a default build).
+        let mut packed = || -> [Packed<F>; T] {
+            core::array::from_fn(|_| {
+                Packed::<F>::from_fn(|_| random_state::<F, 1>(&mut inputs)[0].to_p3())
+            })
+        };
+        let lanes = <Packed<F> as PackedValue>::WIDTH;
+        group.bench_function(format!("adapter_packed_{lanes}_lanes"), |b| {
+            b.iter_batched(
+                &mut packed,
+                |state| ours.permute(state),
+                BatchSize::SmallInput,
+            )
+        });
+        group.bench_function(format!("plonky3_packed_{lanes}_lanes"), |b| {
+            b.iter_batched(
+                &mut packed,
+                |state| theirs.permute(state),
+                BatchSize::SmallInput,
+            )
+        });
         group.finish();
     }
+
+    /// Plonky3's packed type of `F`'s twin.
+    type Packed<F> = <<F as Plonky3Field>::P3 as p3_field::Field>::Packing;
 
     bench(
         c,

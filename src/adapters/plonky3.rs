@@ -38,9 +38,11 @@
 //! permutation itself (`cargo bench --bench permutation --features p3 -- plonky3_adapter`;
 //! numbers in `docs/adapters.md`).
 //!
-//! Packed states (`[PackedBabyBearAVX2; 16]` and the like, which Plonky3's `MerkleTreeMmcs`
-//! uses for its `Val::Packing` configurations) are permuted one lane at a time with the scalar
-//! permutation; a plain field is a packed value of one lane.
+//! Packed states (`[PackedBabyBearAVX512; 16]` and the like, which Plonky3's `MerkleTreeMmcs`
+//! uses for its `Val::Packing` configurations) are converted lane by lane into consecutive
+//! states and permuted as one batch (`Poseidon2Ct::permute_batch`): on the SIMD kernel of the
+//! field when the CPU has one, whatever the build's target features; a plain field is
+//! permuted alone with the scalar permutation.
 //!
 //! ```
 //! # #[cfg(feature = "babybear")] {
@@ -155,6 +157,11 @@ impl Plonky3Field for GoldilocksFast {
     }
 }
 
+/// The most lanes of a Plonky3 packed state [`Plonky3Poseidon2`] permutes in one batch call
+/// (Plonky3 0.8's widest packing, 16 lanes: `PackedBabyBearAVX512`); wider packed types are
+/// taken in pieces of this many lanes.
+pub const PACKED_LANES: usize = 16;
+
 /// A permutation of this crate as Plonky3's `Permutation<[X; t]>` and
 /// `CryptographicPermutation<[X; t]>`, for `X` Plonky3's type of the permutation's field or any
 /// of its packed types (module docs). Holds a `&'static P`: 8 bytes, `Copy`, `const`.
@@ -196,15 +203,31 @@ where
     F: Plonky3Field,
     X: PackedValue<Value = F::P3>,
 {
-    /// Each lane of `state` (one for a plain field) converted, permuted by the wrapped
-    /// permutation and converted back.
+    /// A plain field (one lane): converted, permuted by the wrapped permutation and converted
+    /// back. A packed type: its lanes, up to [`PACKED_LANES`] at a time, converted into
+    /// consecutive states and permuted as one batch (`permute_batch`, the SIMD kernel of the
+    /// field when the CPU has one), then converted back.
     #[inline]
     fn permute_mut(&self, state: &mut [X; T]) {
-        for lane in 0..X::WIDTH {
-            let mut ours: [F; T] = core::array::from_fn(|i| F::from_p3(state[i].extract(lane)));
+        if X::WIDTH == 1 {
+            let mut ours: [F; T] = core::array::from_fn(|i| F::from_p3(state[i].extract(0)));
             self.0.permute_mut(&mut ours);
             for (x, y) in state.iter_mut().zip(ours) {
-                x.as_slice_mut()[lane] = y.to_p3();
+                x.as_slice_mut()[0] = y.to_p3();
+            }
+            return;
+        }
+        let mut lanes = [[F::ZERO_ELEMENT; T]; PACKED_LANES];
+        for first in (0..X::WIDTH).step_by(PACKED_LANES) {
+            let lanes = &mut lanes[..PACKED_LANES.min(X::WIDTH - first)];
+            for (l, ours) in lanes.iter_mut().enumerate() {
+                *ours = core::array::from_fn(|i| F::from_p3(state[i].extract(first + l)));
+            }
+            self.0.permute_batch(lanes);
+            for (l, ours) in lanes.iter().enumerate() {
+                for (x, y) in state.iter_mut().zip(ours) {
+                    x.as_slice_mut()[first + l] = y.to_p3();
+                }
             }
         }
     }

@@ -2,7 +2,7 @@
 //! permutations of p3-baby-bear, p3-koala-bear and p3-goldilocks), for each of the seven
 //! Plonky3 instances: the field conversions are exact (edge and random elements, Goldilocks'
 //! non-canonical words too); 1,000 random states and a few edge states permute alike (plain
-//! states, and 4-lane `FieldArray` states lane by lane); `PaddingFreeSponge` over inputs of
+//! states, and 4-, 16- and 20-lane `FieldArray` states lane by lane); `PaddingFreeSponge` over inputs of
 //! every length up to three blocks and `TruncatedPermutation` give the same digests on ours and
 //! theirs; and a `MerkleTreeMmcs` (Plonky3's standard configurations: BabyBear and KoalaBear
 //! `PaddingFreeSponge<_, 16, 8, 8>` + `TruncatedPermutation<_, 2, 8, 16>`, Goldilocks
@@ -54,7 +54,7 @@ fn conversions_are_exact<F: Plonky3Field>(seed: u64, canonical: fn(F) -> u64, ne
 }
 
 /// The adapter and Plonky3's own permutation agree on 1,000 random states, the zero state, the
-/// all `p - 1` state, `extra` states, and on 4-lane `FieldArray` states lane by lane.
+/// all `p - 1` state, `extra` states, and on 4-, 16- and 20-lane `FieldArray` states.
 fn permutations_agree<X, Ours, Theirs, const T: usize>(
     ours: &Ours,
     theirs: &Theirs,
@@ -62,7 +62,10 @@ fn permutations_agree<X, Ours, Theirs, const T: usize>(
     extra: &[[X; T]],
 ) where
     X: PrimeField64,
-    Ours: Permutation<[X; T]> + Permutation<[FieldArray<X, 4>; T]>,
+    Ours: Permutation<[X; T]>
+        + Permutation<[FieldArray<X, 4>; T]>
+        + Permutation<[FieldArray<X, 16>; T]>
+        + Permutation<[FieldArray<X, 20>; T]>,
     Theirs: Permutation<[X; T]>,
 {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -79,13 +82,29 @@ fn permutations_agree<X, Ours, Theirs, const T: usize>(
         ours.permute_mut(&mut in_place);
         assert_eq!(in_place, expected, "state {n} in place");
     }
-    for chunk in states.chunks_exact(4) {
-        let packed: [FieldArray<X, 4>; T] =
+    packed_lanes_agree::<X, Ours, Theirs, T, 4>(ours, theirs, &states);
+    packed_lanes_agree::<X, Ours, Theirs, T, 16>(ours, theirs, &states);
+    packed_lanes_agree::<X, Ours, Theirs, T, 20>(ours, theirs, &states);
+}
+
+/// `states` in `N`-lane `FieldArray` states (4 lanes: the scalar path; 16: one batch of a
+/// vector kernel; 20: 16 lanes, then 4), each lane as theirs permutes it alone.
+fn packed_lanes_agree<X, Ours, Theirs, const T: usize, const N: usize>(
+    ours: &Ours,
+    theirs: &Theirs,
+    states: &[[X; T]],
+) where
+    X: PrimeField64,
+    Ours: Permutation<[FieldArray<X, N>; T]>,
+    Theirs: Permutation<[X; T]>,
+{
+    for chunk in states.chunks_exact(N) {
+        let packed: [FieldArray<X, N>; T] =
             core::array::from_fn(|i| FieldArray(core::array::from_fn(|lane| chunk[lane][i])));
         let out = ours.permute(packed);
         for (lane, state) in chunk.iter().enumerate() {
             let lane_out: [X; T] = core::array::from_fn(|i| out[i].0[lane]);
-            assert_eq!(lane_out, theirs.permute(*state), "packed lane {lane}");
+            assert_eq!(lane_out, theirs.permute(*state), "{N} lanes: lane {lane}");
         }
     }
 }
