@@ -26,11 +26,12 @@
 //! # The boundary
 //! Each call converts the state into this crate's field, permutes, and converts back; the
 //! conversions are exact (the same field element on both sides) and constant time:
-//! - BabyBear, KoalaBear: both crates store `x · 2^32 mod p` in `[0, p)`. Plonky3 to ours copies
-//!   that word (Plonky3's `to_unique_u32`, which returns it; the tests check the word equals
-//!   ours for edge and random elements); ours to Plonky3 goes through the canonical integer
-//!   (one Montgomery reduction here, then Plonky3's `new`, a division by the constant `p`
-//!   compiled to multiplications), as Plonky3 exposes no constructor from the stored word.
+//! - BabyBear, KoalaBear: both crates store `x · 2^32 mod p` in `[0, p)`, and both directions
+//!   copy that word. Plonky3 to ours reads it with Plonky3's `to_unique_u32`, which returns it;
+//!   ours to Plonky3 goes through Plonky3's `Deserialize`, which takes the stored word and checks
+//!   it is below `p` (Plonky3 0.8 has no public constructor from the word; the fallback, never
+//!   taken, is the canonical integer through Plonky3's `from_u32`). The tests check both
+//!   directions against the canonical integers for edge and random elements.
 //! - Goldilocks: ours to Plonky3 copies the `u64` (both accept any `u64` as a lazy
 //!   representation); Plonky3 to ours takes `as_canonical_u64` (one conditional subtraction).
 //!
@@ -100,38 +101,33 @@ pub trait Plonky3Field: Field + LinearLayers {
 
 /// Ties a [`Monty31`] modulus to Plonky3's type of the same field.
 pub trait Plonky3Monty31Modulus: Monty31Modulus {
-    /// Plonky3's `MontyField31` for this modulus.
-    type P3: p3_field::PrimeField32 + p3_field::Packable;
-
-    /// Plonky3's element of the canonical integer `v < p` (its `MontyField31::new`).
-    fn p3_from_canonical(v: u32) -> Self::P3;
+    /// Plonky3's `MontyField31` for this modulus (its `Deserialize` takes the stored word).
+    type P3: p3_field::PrimeField32 + p3_field::Packable + for<'de> serde::Deserialize<'de>;
 }
 
 impl Plonky3Monty31Modulus for crate::field::babybear::BabyBearModulus {
     type P3 = p3_baby_bear::BabyBear;
-
-    #[inline(always)]
-    fn p3_from_canonical(v: u32) -> Self::P3 {
-        p3_baby_bear::BabyBear::new(v)
-    }
 }
 
 impl Plonky3Monty31Modulus for crate::field::koalabear::KoalaBearModulus {
     type P3 = p3_koala_bear::KoalaBear;
-
-    #[inline(always)]
-    fn p3_from_canonical(v: u32) -> Self::P3 {
-        p3_koala_bear::KoalaBear::new(v)
-    }
 }
 
 impl<M: Plonky3Monty31Modulus> Plonky3Field for Monty31<M> {
     type P3 = M::P3;
 
-    /// Through the canonical integer (Plonky3 has no public constructor from its stored word).
+    /// The stored word, copied: Plonky3 0.8 has no public constructor from it, but its
+    /// `MontyField31` deserialises the stored word (a `u32` from a human-readable format,
+    /// accepted when `< p`, which ours always is). Should that ever fail, the canonical integer
+    /// through Plonky3's `from_u32` gives the same element (a Montgomery reduction and a `%`).
     #[inline(always)]
     fn to_p3(self) -> M::P3 {
-        M::p3_from_canonical(self.to_canonical_u32())
+        use serde::de::IntoDeserializer;
+        let word: serde::de::value::U32Deserializer<serde::de::value::Error> =
+            self.word().into_deserializer();
+        <M::P3 as serde::Deserialize>::deserialize(word).unwrap_or_else(|_| {
+            p3_field::PrimeCharacteristicRing::from_u32(self.to_canonical_u32())
+        })
     }
 
     /// A copy of the Montgomery word: Plonky3 0.8's `to_unique_u32` on a `MontyField31` returns
