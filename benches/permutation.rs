@@ -113,6 +113,17 @@ fn plonky3_adapter(c: &mut Criterion) {
                 BatchSize::SmallInput,
             )
         });
+        let lanes = <Packed<F> as PackedValue>::WIDTH;
+        group.bench_function(format!("batch_{lanes}_states"), |b| {
+            b.iter_batched(
+                || core::array::from_fn::<_, 16, _>(|_| random_state::<F, T>(&mut inputs)),
+                |mut states| {
+                    ours.inner().permute_batch(&mut states[..lanes]);
+                    states
+                },
+                BatchSize::SmallInput,
+            )
+        });
         // One state of Plonky3's packed type (as many lanes as the build's target features
         // give it: 16 for the 31-bit fields with AVX-512, 1 in a default build).
         let mut packed = || -> [Packed<F>; T] {
@@ -120,7 +131,6 @@ fn plonky3_adapter(c: &mut Criterion) {
                 Packed::<F>::from_fn(|_| random_state::<F, 1>(&mut inputs)[0].to_p3())
             })
         };
-        let lanes = <Packed<F> as PackedValue>::WIDTH;
         group.bench_function(format!("adapter_packed_{lanes}_lanes"), |b| {
             b.iter_batched(
                 &mut packed,

@@ -4,6 +4,17 @@
 //! (`word`). Plain integer arithmetic, no `unsafe` and no CPU detection: the kernels themselves,
 //! and the choice of one, are in `crate::simd`.
 
+/// `kind` (element 3 of a diagonal entry's kernel form, 31-bit Montgomery and Goldilocks
+/// kernels) of an entry with no cheaper product: the generic product by the word.
+pub(crate) const GENERIC: u64 = 0;
+/// `kind` of an entry `±k`, `k` in `1..=4` (element 4): additions only.
+pub(crate) const SMALL: u64 = 1;
+/// `kind` of an entry `±2^-n` with `2^n | p - 1` (`field::diagonal::DiagonalKind::Halve`; each
+/// kernel's words say where `n` is): a shift and a few operations per halving.
+pub(crate) const HALVE: u64 = 2;
+/// Bit of `kind`: the entry is the negation of what the low byte says.
+pub(crate) const NEGATE: u64 = 1 << 8;
+
 /// The AVX-512 IFMA kernel's form: five 52-bit limbs of `x * 2^260 mod p`, for 4-limb Montgomery
 /// fields with `2^250 <= p < 2^255` (BN254, BLS12-381).
 pub(crate) mod avx512_ifma {
@@ -109,7 +120,9 @@ pub(crate) mod avx512_ifma {
 /// The Goldilocks kernels' form (AVX-512F and AVX2): one `u64` per element, round constants as
 /// canonical plain values.
 pub(crate) mod goldilocks {
-    use crate::field::goldilocks::GoldilocksFast;
+    use super::{GENERIC, HALVE, NEGATE, SMALL};
+    use crate::field::diagonal::{DiagonalKind, diagonal_kind};
+    use crate::field::goldilocks::{GoldilocksFast, MODULUS};
     use crate::field::{Field, PrimeField, Sealed};
 
     /// How a field stores Goldilocks elements: `x` as a `u64` congruent to `x r`.
@@ -150,11 +163,32 @@ pub(crate) mod goldilocks {
         let value = form.plain(c.to_goldilocks_word(Sealed(())).unwrap_or(0));
         [value, value >> 32, 0, 0, 0]
     }
+
+    /// The internal-diagonal entry `c` in kernel form: [`word`] with elements 3 and 4 its
+    /// kind and data from [`diagonal_kind`]: [`SMALL`] with `k`, [`HALVE`] with `n`, each
+    /// with [`NEGATE`] for a negative entry, or [`GENERIC`] (Plonky3's Goldilocks diagonals
+    /// are all small or `±2^-n`). The constants are public: choosing the code by them leaks
+    /// nothing about the states.
+    pub(crate) fn diagonal_word<F: Field>(form: &Form, c: F) -> [u64; 5] {
+        let [value, high, ..] = word(form, c);
+        let (kind, data) = match diagonal_kind(MODULUS, value) {
+            DiagonalKind::Generic => (GENERIC, 0),
+            DiagonalKind::Small { k, negate } => (SMALL | negated(negate), u64::from(k)),
+            DiagonalKind::Halve { n, negate } => (HALVE | negated(negate), u64::from(n)),
+        };
+        [value, high, 0, kind, data]
+    }
+
+    /// [`NEGATE`] if `negate`.
+    fn negated(negate: bool) -> u64 {
+        if negate { NEGATE } else { 0 }
+    }
 }
 
 /// The 31-bit Montgomery kernels' form (AVX-512F and AVX2): one `u32` per element, the field's own stored
 /// word `x · 2^32 mod p`, canonical; round constants with their precomputed reduction factor.
 pub(crate) mod monty31 {
+    pub(crate) use super::{GENERIC, HALVE, NEGATE, SMALL};
     use crate::field::diagonal::DiagonalKind;
     use crate::field::monty31;
     use crate::field::{Field, Sealed};
@@ -196,17 +230,6 @@ pub(crate) mod monty31 {
             })
         }
     }
-
-    /// `kind` (element 3 of the kernel form) of a diagonal entry with no cheaper product:
-    /// the generic Montgomery product by the word.
-    pub(crate) const GENERIC: u64 = 0;
-    /// `kind` of an entry `±k`, `k` in `1..=4` (element 4): additions only.
-    pub(crate) const SMALL: u64 = 1;
-    /// `kind` of an entry `±2^-n` with `2^n | p - 1` (`n` in bits 16.., element 4 the mask
-    /// `2^n - 1` below `(p - 1) >> n`): a shift, a mask and one 32-bit multiplication.
-    pub(crate) const HALVE: u64 = 2;
-    /// Bit of `kind`: the entry is the negation of what the low byte says.
-    pub(crate) const NEGATE: u64 = 1 << 8;
 
     /// How the kernel multiplies by the internal-diagonal entry whose stored word is `w`:
     /// `(kind, data)`, elements 3 and 4 of its kernel form ([`GENERIC`], [`SMALL`] or

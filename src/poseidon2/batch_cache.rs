@@ -98,12 +98,14 @@ impl Kernel {
     }
 
     /// The internal-diagonal entry `c` of `F` in this kernel's form: [`Kernel::word`], and for
-    /// the 31-bit Montgomery kernel with the entry's kind
-    /// (`kernel_form::monty31::diagonal_word`).
+    /// the 31-bit Montgomery and the Goldilocks kernels with the entry's kind
+    /// (`kernel_form::monty31::diagonal_word`, `kernel_form::goldilocks::diagonal_word`).
     pub(crate) fn diagonal_word<F: Field>(&self, c: F) -> Word {
         match *self {
             #[cfg(fast_poseidon2_simd)]
             Kernel::Monty31(ref modulus) => kernel_form::monty31::diagonal_word(modulus, c),
+            #[cfg(fast_poseidon2_simd)]
+            Kernel::Goldilocks(ref form) => kernel_form::goldilocks::diagonal_word(form, c),
             #[cfg(fast_poseidon2_simd)]
             _ => self.word(c),
         }
