@@ -15,6 +15,11 @@ pub(crate) const HALVE: u64 = 2;
 /// Bit of `kind`: the entry is the negation of what the low byte says.
 pub(crate) const NEGATE: u64 = 1 << 8;
 
+/// [`NEGATE`] if `negate`, else no bit.
+const fn negated(negate: bool) -> u64 {
+    if negate { NEGATE } else { 0 }
+}
+
 /// The AVX-512 IFMA kernel's form: five 52-bit limbs of `x * 2^260 mod p`, for 4-limb Montgomery
 /// fields with `2^250 <= p < 2^255` (BN254, BLS12-381).
 pub(crate) mod avx512_ifma {
@@ -120,7 +125,7 @@ pub(crate) mod avx512_ifma {
 /// The Goldilocks kernels' form (AVX-512F and AVX2): one `u64` per element, round constants as
 /// canonical plain values.
 pub(crate) mod goldilocks {
-    use super::{GENERIC, HALVE, NEGATE, SMALL};
+    use super::{GENERIC, HALVE, SMALL, negated};
     use crate::field::diagonal::{DiagonalKind, diagonal_kind};
     use crate::field::goldilocks::{GoldilocksFast, MODULUS};
     use crate::field::{Field, PrimeField, Sealed};
@@ -166,7 +171,7 @@ pub(crate) mod goldilocks {
 
     /// The internal-diagonal entry `c` in kernel form: [`word`] with elements 3 and 4 its
     /// kind and data from [`diagonal_kind`]: [`SMALL`] with `k`, [`HALVE`] with `n`, each
-    /// with [`NEGATE`] for a negative entry, or [`GENERIC`] (Plonky3's Goldilocks diagonals
+    /// with [`NEGATE`](super::NEGATE) for a negative entry, or [`GENERIC`] (Plonky3's Goldilocks diagonals
     /// are all small or `±2^-n`). The constants are public: choosing the code by them leaks
     /// nothing about the states.
     pub(crate) fn diagonal_word<F: Field>(form: &Form, c: F) -> [u64; 5] {
@@ -178,17 +183,12 @@ pub(crate) mod goldilocks {
         };
         [value, high, 0, kind, data]
     }
-
-    /// [`NEGATE`] if `negate`.
-    fn negated(negate: bool) -> u64 {
-        if negate { NEGATE } else { 0 }
-    }
 }
 
 /// The 31-bit Montgomery kernels' form (AVX-512F and AVX2): one `u32` per element, the field's own stored
 /// word `x · 2^32 mod p`, canonical; round constants with their precomputed reduction factor.
 pub(crate) mod monty31 {
-    pub(crate) use super::{GENERIC, HALVE, NEGATE, SMALL};
+    use super::{GENERIC, HALVE, SMALL, negated};
     use crate::field::diagonal::DiagonalKind;
     use crate::field::monty31;
     use crate::field::{Field, Sealed};
@@ -239,14 +239,12 @@ pub(crate) mod monty31 {
     pub(crate) const fn diagonal_kind(m: &Modulus, w: u32) -> (u64, u64) {
         match monty31::diagonal_kind(m.p, m.p_inv, w) {
             DiagonalKind::Generic => (GENERIC, 0),
-            DiagonalKind::Small { k, negate } => {
-                (SMALL | if negate { NEGATE } else { 0 }, k as u64)
-            }
+            DiagonalKind::Small { k, negate } => (SMALL | negated(negate), k as u64),
             DiagonalKind::Halve { n, negate } => {
                 let mask = (1u64 << n) - 1;
                 let e = (m.p - 1) >> n;
                 (
-                    HALVE | if negate { NEGATE } else { 0 } | ((n as u64) << 16),
+                    HALVE | negated(negate) | ((n as u64) << 16),
                     mask | ((e as u64) << 32),
                 )
             }

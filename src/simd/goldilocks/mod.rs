@@ -32,6 +32,17 @@
 //!   lost `2^64` is one more `EPSILON`: `s' + EPSILON < 2^64`, no third wrap.
 //! - [`add_canonical`] (`c < p`): a carry leaves `s = a + c - 2^64 <= p - 2`, and
 //!   `s + EPSILON <= 2^64 - 2` cannot wrap: one check.
+//! - [`sub`]: a borrow takes `2^64 = EPSILON` off; if that borrows again, once more, which
+//!   cannot borrow (the wrapped value is `>= 2^64 - EPSILON`). [`halve`]: `x >> 1`, plus
+//!   `(p + 1) / 2` for an odd `x` (`(x + p) / 2 <= 2^64 - 2^31`).
+//! - Cheap internal-diagonal entries ([`add_cheap_products`], a lone vector group only):
+//!   `±k` (`k <= 4`) as additions, `±2^-n` (`n <= 5`) as `n` halvings, then [`add`] or
+//!   [`sub`] with the sum; the kind of each entry is found once, when the permutation's batch
+//!   cache is filled (`kernel_form::goldilocks::diagonal_word`; Plonky3's Goldilocks diagonals
+//!   are all such entries but `2^-32` at t = 20). A lone group is bound by its partial rounds'
+//!   dependency chains, which these shorten; interleaved groups are bound by the operation
+//!   count, where the full product below (fused with the sum) is fewer operations than the
+//!   lazy additions, so they keep it (numbers at the branch in the internal layer).
 //! - [`mul_add_wide`]: the exact `a b + s` (`s = s1 2^32 + s0`, 32-bit halves) from the four 32 x
 //!   32-bit products `ll, lh, hl, hh` (each `<= (2^32 - 1)^2 = 2^64 - 2^33 + 1`):
 //!   `ll' = ll + s0 <= 2^64 - 2^32`, `t0 = hl + (ll' >> 32) <= 2^64 - 2^32` and
@@ -930,6 +941,22 @@ mod tests {
                         assert_eq!(mod_p(got.into()), want, "{a} + canonical {b}");
                     }
                 }
+            }
+        });
+    }
+
+    #[test]
+    fn subtractions_and_halvings_are_congruent() {
+        const P: u128 = MODULUS as u128;
+        on_every_isa(|r| {
+            for a in WORDS {
+                for b in WORDS {
+                    let want = mod_p(u128::from(a) + 2 * P - u128::from(mod_p(b.into())));
+                    let got = apply!([r(a), r(b)], |a, b| lane0(sub(a, b)));
+                    assert_eq!(mod_p(got.into()), want, "{a} - {b}");
+                }
+                let got = apply!([r(a)], |a| lane0(halve(a)));
+                assert_eq!(mod_p(2 * u128::from(got)), mod_p(a.into()), "{a} / 2");
             }
         });
     }

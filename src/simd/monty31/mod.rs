@@ -106,7 +106,8 @@ use core::arch::x86_64::*;
 use super::Cpu;
 use core::marker::PhantomData;
 
-use crate::field::kernel_form::monty31::{HALVE, Modulus, NEGATE, SMALL, inverse};
+use crate::field::kernel_form::monty31::{Modulus, inverse};
+use crate::field::kernel_form::{HALVE, NEGATE, SMALL};
 use crate::field::{Field, Sealed, SboxOps, sbox_chain};
 use crate::params::MAX_WIDTH;
 use crate::poseidon2::batch_cache::{BatchBackend, Word};
