@@ -7,8 +7,9 @@
 # Builds bench-compare at both commits (detached worktrees under $WORK, one shared target dir),
 # then runs the two binaries alternately RUNS times (default 8), pinned to one CPU, on the rows
 # whose operation contains one of ROW WORDS (all rows when none), and prints for every row the
-# median over the runs of ours / peer (timed in the same run), before and after. Run it on an
-# idle machine: nothing else may build or benchmark meanwhile.
+# median over the runs of ours / peer (timed in the same run; the table's ratio column, which
+# bench-compare computes from unrounded times, since the µs columns have two decimals), before
+# and after. Run it on an idle machine: nothing else may build or benchmark meanwhile.
 set -euo pipefail
 before=${1:?before commit}
 after=${2:?after commit}
@@ -42,7 +43,7 @@ def load(path):
     for line in open(path):
         c = [x.strip() for x in line.split("|")]
         if len(c) > 6 and re.fullmatch(r"[\d.]+", c[2]) and re.fullmatch(r"[\d.]+", c[4]):
-            rows[(c[1], c[3])] = float(c[2]) / float(c[4])
+            rows[(c[1], c[3])] = float(c[5]) if re.fullmatch(r"[\d.]+", c[5]) else float(c[2]) / float(c[4])
     return rows
 b = [load(f"{work}/before-{i}.md") for i in range(1, runs + 1)]
 a = [load(f"{work}/after-{i}.md") for i in range(1, runs + 1)]
