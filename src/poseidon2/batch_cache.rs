@@ -28,18 +28,19 @@ pub enum BatchBackend {
 }
 
 impl BatchBackend {
-    /// The states of one vector group of this backend's kernel for the field `F`: the fewest a
-    /// batch needs to reach the kernel (`usize::MAX` for the portable path, which has none).
-    /// The kernel family is the field's: 32-bit lanes for a 31-bit Montgomery field
-    /// ([`crate::field::Representation::MONTY31_MODULUS`]), 64-bit lanes for Goldilocks, four
-    /// 52-bit-limb lanes for AVX-512 IFMA.
+    /// The fewest states a batch needs to reach this backend's kernels for the field `F`: one
+    /// vector group of its narrowest kernel (`usize::MAX` for the portable path, which has
+    /// none). The AVX-512F backend runs the states left after its vector groups through the
+    /// AVX2 kernel when a whole AVX2 group remains (`simd::monty31`, `simd::goldilocks`), so its
+    /// fewest is the AVX2 group. The kernel family is the field's: 32-bit lanes for a 31-bit
+    /// Montgomery field ([`crate::field::Representation::MONTY31_MODULUS`]; AVX-512F 16, AVX2
+    /// 8), 64-bit lanes for Goldilocks (8, 4), four 52-bit-limb lanes for AVX-512 IFMA (8).
     pub(crate) const fn group_states<F: Field>(self) -> usize {
         match self {
             BatchBackend::Portable => usize::MAX,
-            BatchBackend::Avx512 if F::MONTY31_MODULUS.is_some() => 16,
-            BatchBackend::Avx512Ifma | BatchBackend::Avx512 => 8,
-            BatchBackend::Avx2 if F::MONTY31_MODULUS.is_some() => 8,
-            BatchBackend::Avx2 => 4,
+            BatchBackend::Avx512Ifma => 8,
+            BatchBackend::Avx512 | BatchBackend::Avx2 if F::MONTY31_MODULUS.is_some() => 8,
+            BatchBackend::Avx512 | BatchBackend::Avx2 => 4,
         }
     }
 }

@@ -642,8 +642,8 @@ pub(super) fn runs<F: Field>(backend: BatchBackend) -> bool {
         }
 }
 
-/// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it runs here,
-/// for a field stored in `form` ([`Form::of`]) with the round constants `rc` in kernel form
+/// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it runs here
+/// (for AVX-512F, then one AVX2 group of the states left if they fill one), for a field stored in `form` ([`Form::of`]) with the round constants `rc` in kernel form
 /// (`field::kernel_form::goldilocks::word`), and returns the states left for the portable path.
 pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     states: &'a mut [F],
@@ -654,7 +654,9 @@ pub(super) fn permute_batch<'a, F: Field, const D: u64>(
 ) -> &'a mut [F] {
     let job = Job { t, rc, form };
     match backend {
-        BatchBackend::Avx512 => run::<Avx512, F, D>(states, job),
+        // The states left after the 8-lane groups: one more group of 4 on AVX2 (which every
+        // AVX-512F CPU has) if they fill one, before the portable path.
+        BatchBackend::Avx512 => run::<Avx2, F, D>(run::<Avx512, F, D>(states, job), job),
         BatchBackend::Avx2 => run::<Avx2, F, D>(states, job),
         _ => states,
     }

@@ -849,7 +849,8 @@ pub(super) fn runs<F: Field>(backend: BatchBackend) -> bool {
 }
 
 /// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it is one of
-/// this module's and runs here, with the round constants `rc` in kernel form
+/// this module's and runs here (for AVX-512F, then one AVX2 group of the states left if they
+/// fill one), with the round constants `rc` in kernel form
 /// (`field::kernel_form::monty31::word`), and returns the states left for the portable path.
 pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     states: &'a mut [F],
@@ -858,7 +859,10 @@ pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     backend: BatchBackend,
 ) -> &'a mut [F] {
     if backend == Avx512::BACKEND {
-        permute_on::<Avx512, F, D>(states, t, rc)
+        // The states left after the 16-lane groups: one more group of 8 on AVX2 (which every
+        // AVX-512F CPU has) if they fill one, before the portable path.
+        let rest = permute_on::<Avx512, F, D>(states, t, rc);
+        permute_on::<Avx2, F, D>(rest, t, rc)
     } else if backend == Avx2::BACKEND {
         permute_on::<Avx2, F, D>(states, t, rc)
     } else {
