@@ -46,8 +46,9 @@
 //! which path runs): a CPU with AVX-512 IFMA runs BN254 and BLS12-381 batches 8 states per
 //! vector; Goldilocks batches (`GoldilocksFast` and ark's `Goldilocks`) run 8 states per vector
 //! with AVX-512F, else 4 with AVX2; BabyBear and KoalaBear batches 16 states per vector with
-//! AVX-512F, else 8 with AVX2 (`FAST_POSEIDON2_NO_AVX512=1` in the environment skips the
-//! AVX-512 kernels). Everything else takes the portable scalar path, with identical output.
+//! AVX-512F, else 8 with AVX2 (with AVX-512F, states left after its vectors run one AVX2 vector
+//! when they fill one; `FAST_POSEIDON2_NO_AVX512=1` in the environment skips the AVX-512
+//! kernels). Everything else takes the portable scalar path, with identical output.
 //! `RUSTFLAGS="--cfg fast_poseidon2_force_portable"` forces the portable path (testing).
 //!
 //! ```

@@ -20,6 +20,9 @@
 //!   Montgomery reduction, one kernel written over both register widths. Taken for BabyBear
 //!   and KoalaBear (`Monty31`): AVX-512F when the CPU has it, else AVX2. Poseidon2 only:
 //!   Poseidon1 batches over these fields run the portable path.
+//! - On the AVX-512F backend of both families above, the states left after the AVX-512F
+//!   groups run one AVX2 group when they fill one (every AVX-512F CPU has AVX2), so only the
+//!   last 0-7 (31-bit) or 0-3 (Goldilocks) states of a batch take the portable path.
 //!
 //! The scalar MULX/ADX Montgomery product and the assembly addition of BN254 and BLS12-381
 //! (one state at a time) are not batch backends: they live in the field layer
