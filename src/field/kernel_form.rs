@@ -171,9 +171,9 @@ pub(crate) mod goldilocks {
 
     /// The internal-diagonal entry `c` in kernel form: [`word`] with elements 3 and 4 its
     /// kind and data from [`diagonal_kind`]: [`SMALL`] with `k`, [`HALVE`] with `n`, each
-    /// with [`NEGATE`](super::NEGATE) for a negative entry, or [`GENERIC`] (Plonky3's Goldilocks diagonals
-    /// are all small or `±2^-n`). The constants are public: choosing the code by them leaks
-    /// nothing about the states.
+    /// with [`NEGATE`](super::NEGATE) for a negative entry, or [`GENERIC`] (Plonky3's
+    /// Goldilocks diagonals are all small or `±2^-n`). The constants are public: choosing the
+    /// code by them leaks nothing about the states.
     pub(crate) fn diagonal_word<F: Field>(form: &Form, c: F) -> [u64; 5] {
         let [value, high, ..] = word(form, c);
         let (kind, data) = match diagonal_kind(MODULUS, value) {

@@ -643,7 +643,8 @@ pub(super) fn runs<F: Field>(backend: BatchBackend) -> bool {
 }
 
 /// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it runs here
-/// (for AVX-512F, then one AVX2 group of the states left if they fill one), for a field stored in `form` ([`Form::of`]) with the round constants `rc` in kernel form
+/// (for AVX-512F, then one AVX2 group of the states left if they fill one), for a field stored
+/// in `form` ([`Form::of`]) with the round constants `rc` in kernel form
 /// (`field::kernel_form::goldilocks::word`), and returns the states left for the portable path.
 pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     states: &'a mut [F],
