@@ -1,6 +1,7 @@
 //! Batch vs scalar throughput, for every shipped instance: the same `N` states permuted one by
 //! one with the ct permutation, and with `permute_batch` (the run-time chosen backend, printed
-//! first), then every other backend the CPU runs for the field, forced (for Goldilocks on an
+//! first; also on 3 states, below every backend's vector group, which run on the scalar path),
+//! then every other backend the CPU runs for the field, forced (for Goldilocks on an
 //! AVX-512 CPU: the AVX2 kernel). Throughput is in permutations, so criterion's
 //! per-element times compare directly.
 //!
@@ -69,7 +70,11 @@ impl ValueFormatter for Microseconds {
 /// States per measured batch.
 const N: usize = 1024;
 
-/// Rows `scalar` and `batch` (the run-time chosen backend), then one `batch_<Backend>` row per
+/// States of the small batch row: fewer than the smallest vector group of any backend (4).
+const SMALL: usize = 3;
+
+/// Rows `scalar` and `batch` (the run-time chosen backend) on `N` states, `batch` on `SMALL`
+/// states, then one `batch_<Backend>` row per
 /// other SIMD backend that runs the field on this CPU, forced with `permute_batch_on`.
 macro_rules! bench_width {
     ($c:expr, $name:expr, $field:ty, $perm:expr, $t:literal) => {{
@@ -91,6 +96,13 @@ macro_rules! bench_width {
             let mut s = states.clone();
             b.iter(|| perm.permute_batch(black_box(&mut s)))
         });
+        // Fewer states than any backend's vector group: the scalar path inside `permute_batch`.
+        group.throughput(Throughput::Elements(SMALL as u64));
+        group.bench_function(BenchmarkId::new("batch", SMALL), |b| {
+            let mut s = states[..SMALL].to_vec();
+            b.iter(|| perm.permute_batch(black_box(&mut s)))
+        });
+        group.throughput(Throughput::Elements(N as u64));
         let chosen = fast_poseidon2::batch_backend::<$field>();
         for backend in [
             BatchBackend::Avx512Ifma,

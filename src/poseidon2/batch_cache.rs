@@ -376,21 +376,20 @@ impl<S: Tables> BatchCache<S> {
     }
 }
 
-/// One batch call's view of a permutation of the family `L`: its scalar constants (the portable
-/// path), and the backend to run with the cached kernel data and kernel-form constants.
-pub(crate) struct Batch<'a, F: Copy + Sync + 'a, L: Layout> {
-    /// The scalar constants.
-    pub(crate) rc: L::Of<'a, F>,
+/// One batch call's view of a permutation of the family `L`: the backend to run, with the
+/// cached kernel data and kernel-form constants. (The states no kernel takes run the
+/// permutation's own single-state driver, which the caller passes beside this view.)
+pub(crate) struct Batch<'a, L: Layout> {
     /// The backend to run.
     pub(crate) backend: BatchBackend,
     /// The kernel data and kernel-form constants, if the batch reaches a kernel.
     pub(crate) kernel: Option<(Kernel, L::Of<'a, Word>)>,
 }
 
-impl<'a, F: Copy + Sync + 'a, L: Layout> Clone for Batch<'a, F, L> {
+impl<L: Layout> Clone for Batch<'_, L> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<'a, F: Copy + Sync + 'a, L: Layout> Copy for Batch<'a, F, L> {}
+impl<L: Layout> Copy for Batch<'_, L> {}

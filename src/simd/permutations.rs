@@ -18,11 +18,16 @@ const PARALLEL_MIN_STATES: usize = 64;
 
 /// Permutes the flat buffer `states` (a whole number of width-`t` states) on `batch`'s backend,
 /// in chunks across rayon's threads with the `parallel` feature (every chunk shares `batch`'s
-/// cached kernel constants: nothing is converted or allocated per chunk).
+/// cached kernel constants: nothing is converted or allocated per chunk). The states no kernel
+/// takes (all of them on the portable path) go to `permute_rest`, a buffer of whole states at
+/// a time: the permutation's own single-state driver, compiled for its width where the type
+/// knows it (with the width a run-time value, the loops over the state compiled about 30%
+/// slower in a `-C target-cpu=native` build, KoalaBear t = 16).
 fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
     states: &mut [F],
     t: usize,
-    batch: Batch<'_, F, L>,
+    batch: Batch<'_, L>,
+    permute_rest: impl Fn(&mut [F]) + Sync,
 ) {
     #[cfg(feature = "parallel")]
     {
@@ -34,13 +39,13 @@ fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
             // interleaved vector groups (16 states for AVX-512 IFMA, 32 for the 31-bit and the
             // Goldilocks AVX-512F kernels).
             let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
-            states
-                .par_chunks_mut(per_chunk)
-                .for_each(|chunk| super::permute_batch::<F, L, D>(chunk, t, batch));
+            states.par_chunks_mut(per_chunk).for_each(|chunk| {
+                permute_rest(super::permute_groups::<F, L, D>(chunk, t, batch));
+            });
             return;
         }
     }
-    super::permute_batch::<F, L, D>(states, t, batch);
+    permute_rest(super::permute_groups::<F, L, D>(states, t, batch));
 }
 
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
@@ -55,6 +60,12 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     fn permute_states_with(&self, backend: BatchBackend, states: &mut [F]) {
         let rc = self.constants();
         let n = states.len() / T;
+        let permute_rest = |rest: &mut [F]| {
+            rest.as_chunks_mut()
+                .0
+                .iter_mut()
+                .for_each(|s| self.permute_mut(s))
+        };
         #[cfg(fast_poseidon2_simd)]
         {
             // Only a batch that reaches a kernel compares its constants with the registry's: a
@@ -62,13 +73,13 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
             if n >= backend.group_states::<F>()
                 && let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc)
             {
-                let batch = super::compiled_view(compiled, rc, backend, n);
-                return run_batch::<F, Poseidon2Layout, D>(states, T, batch);
+                let batch = super::compiled_view::<F, T, RF, RP>(compiled, backend, n);
+                return run_batch::<F, Poseidon2Layout, D>(states, T, batch, permute_rest);
             }
         }
         let mut tables = CtTables::<T, RF, RP>::EMPTY;
         let batch = super::stack_batch(&mut tables, rc, backend, n);
-        run_batch::<F, Poseidon2Layout, D>(states, T, batch);
+        run_batch::<F, Poseidon2Layout, D>(states, T, batch, permute_rest);
     }
 }
 
@@ -98,33 +109,37 @@ impl<F: Field> crate::Poseidon2<F> {
     /// The view of a batch of `states` states: the backend and kernel-form constants from the
     /// value's cache (built now by the first call whose batch fills a vector group).
     #[inline]
-    pub(crate) fn batch(&self, states: usize) -> Batch<'_, F, Poseidon2Layout> {
+    pub(crate) fn batch(&self, states: usize) -> Batch<'_, Poseidon2Layout> {
         self.batch_cache().batch(self.constants(), states)
     }
 }
 
 /// [`run_batch`] for a runtime-width permutation: width `t` and S-box degree `d` known at run
-/// time (the degree was validated to be 3, 5, 7 or 11 when the parameters were built).
+/// time (the degree was validated to be 3, 5, 7 or 11 when the parameters were built);
+/// `permute_one` permutes one state of `t` elements.
 #[cfg(feature = "alloc")]
 fn run_batch_of_degree<F: Field, L: BatchRounds<F>>(
     states: &mut [F],
     t: usize,
     d: u64,
-    batch: Batch<'_, F, L>,
+    batch: Batch<'_, L>,
+    permute_one: impl Fn(&mut [F]) + Sync,
 ) {
+    let permute_rest = |rest: &mut [F]| rest.chunks_exact_mut(t).for_each(&permute_one);
     match d {
-        3 => run_batch::<F, L, 3>(states, t, batch),
-        5 => run_batch::<F, L, 5>(states, t, batch),
-        7 => run_batch::<F, L, 7>(states, t, batch),
-        _ => run_batch::<F, L, 11>(states, t, batch),
+        3 => run_batch::<F, L, 3>(states, t, batch, permute_rest),
+        5 => run_batch::<F, L, 5>(states, t, batch, permute_rest),
+        7 => run_batch::<F, L, 7>(states, t, batch, permute_rest),
+        _ => run_batch::<F, L, 11>(states, t, batch, permute_rest),
     }
 }
 
 #[cfg(feature = "alloc")]
 impl<F: Field + LinearLayers> crate::Poseidon2<F> {
-    /// [`run_batch`] with the instance's width and S-box degree.
-    fn run_batch(&self, states: &mut [F], batch: Batch<'_, F, Poseidon2Layout>) {
-        run_batch_of_degree(states, self.width(), self.params().sbox_degree(), batch);
+    /// [`run_batch`] with the instance's width, S-box degree and single-state driver.
+    fn run_batch(&self, states: &mut [F], batch: Batch<'_, Poseidon2Layout>) {
+        let (t, d) = (self.width(), self.params().sbox_degree());
+        run_batch_of_degree(states, t, d, batch, |s| self.permute_exact(s));
     }
 }
 
@@ -184,15 +199,22 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     fn permute_states_with(&self, backend: BatchBackend, states: &mut [F]) {
         let mut tables = Poseidon1Ct::<Word, T, RF, RP, D>::EMPTY;
         let batch = super::stack_batch(&mut tables, self.schedule(), backend, states.len() / T);
-        run_batch::<F, Poseidon1Layout, D>(states, T, batch);
+        let permute_rest = |rest: &mut [F]| {
+            rest.as_chunks_mut()
+                .0
+                .iter_mut()
+                .for_each(|s| self.permute_mut(s))
+        };
+        run_batch::<F, Poseidon1Layout, D>(states, T, batch, permute_rest);
     }
 }
 
 #[cfg(feature = "alloc")]
 impl<F: Field> crate::poseidon1::Poseidon1<F> {
-    /// [`run_batch`] with the instance's width and S-box degree.
-    fn run_batch(&self, states: &mut [F], batch: Batch<'_, F, Poseidon1Layout>) {
-        run_batch_of_degree(states, self.width(), self.sbox_degree(), batch);
+    /// [`run_batch`] with the instance's width, S-box degree and single-state driver.
+    fn run_batch(&self, states: &mut [F], batch: Batch<'_, Poseidon1Layout>) {
+        let (t, d) = (self.width(), self.sbox_degree());
+        run_batch_of_degree(states, t, d, batch, |s| self.permute_exact(s));
     }
 }
 
