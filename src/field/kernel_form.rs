@@ -140,6 +140,13 @@ pub(crate) mod goldilocks {
     }
 
     impl Form {
+        /// The form of a field stored plain (`r = 1`: `GoldilocksFast`).
+        #[cfg_attr(
+            not(feature = "goldilocks"),
+            allow(dead_code) // read by the registry of the Goldilocks instances only
+        )]
+        pub(crate) const PLAIN: Form = Form { r: 1, r_inv: None };
+
         /// `F`'s form, or `None` if `F` is not Goldilocks in a form the kernels read (the
         /// hook's claim is checked: `ONE` must be stored as `r`, and `r` must be invertible).
         pub(crate) fn of<F: Field>() -> Option<Self> {
@@ -163,23 +170,35 @@ pub(crate) mod goldilocks {
     }
 
     /// The round constant `c` of a field stored in `form`, in kernel form:
-    /// `[v, v >> 32, 0, 0, 0]` with `v` its canonical plain value.
+    /// [`plain_word`] of its canonical plain value.
     pub(crate) fn word<F: Field>(form: &Form, c: F) -> [u64; 5] {
-        let value = form.plain(c.to_goldilocks_word(Sealed(())).unwrap_or(0));
+        plain_word(form.plain(c.to_goldilocks_word(Sealed(())).unwrap_or(0)))
+    }
+
+    /// The kernel form of a round constant whose canonical plain value is `value`:
+    /// `[value, value >> 32, 0, 0, 0]`.
+    pub(crate) const fn plain_word(value: u64) -> [u64; 5] {
         [value, value >> 32, 0, 0, 0]
     }
 
-    /// The internal-diagonal entry `c` in kernel form: [`word`] with elements 3 and 4 its
-    /// kind and data from [`diagonal_kind`]: [`SMALL`] with `k`, [`HALVE`] with `n`, each
-    /// with [`NEGATE`](super::NEGATE) for a negative entry, or [`GENERIC`] (Plonky3's
-    /// Goldilocks diagonals are all small or `±2^-n`). The constants are public: choosing the
-    /// code by them leaks nothing about the states.
+    /// The internal-diagonal entry `c` in kernel form: [`plain_diagonal_word`] of its
+    /// canonical plain value.
     pub(crate) fn diagonal_word<F: Field>(form: &Form, c: F) -> [u64; 5] {
-        let [value, high, ..] = word(form, c);
+        plain_diagonal_word(form.plain(c.to_goldilocks_word(Sealed(())).unwrap_or(0)))
+    }
+
+    /// The kernel form of an internal-diagonal entry whose canonical plain value is `value`:
+    /// [`plain_word`] with elements 3 and 4 its kind and data from [`diagonal_kind`]:
+    /// [`SMALL`] with `k`, [`HALVE`] with `n`, each with [`NEGATE`](super::NEGATE) for a
+    /// negative entry, or [`GENERIC`] (Plonky3's Goldilocks diagonals are all small or
+    /// `±2^-n`). The constants are public: choosing the code by them leaks nothing about the
+    /// states.
+    pub(crate) const fn plain_diagonal_word(value: u64) -> [u64; 5] {
+        let [value, high, ..] = plain_word(value);
         let (kind, data) = match diagonal_kind(MODULUS, value) {
             DiagonalKind::Generic => (GENERIC, 0),
-            DiagonalKind::Small { k, negate } => (SMALL | negated(negate), u64::from(k)),
-            DiagonalKind::Halve { n, negate } => (HALVE | negated(negate), u64::from(n)),
+            DiagonalKind::Small { k, negate } => (SMALL | negated(negate), k as u64),
+            DiagonalKind::Halve { n, negate } => (HALVE | negated(negate), n as u64),
         };
         [value, high, 0, kind, data]
     }

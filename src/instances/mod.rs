@@ -207,6 +207,10 @@ impl CompiledDiagonals for GoldilocksFast {
 /// untouched.
 #[cfg(fast_poseidon2_simd)]
 #[inline(always)]
+#[cfg_attr(
+    not(any(feature = "babybear", feature = "koalabear")),
+    allow(clippy::extra_unused_type_parameters) // `F` picks among the 31-bit registries
+)]
 pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64>(
     state: &mut [A],
     internal: &[crate::poseidon2::batch_cache::Word],
@@ -236,7 +240,65 @@ pub(crate) fn compiled_kernel_tables<F, const T: usize, const RF: usize, const R
 where
     F: crate::field::Field,
 {
+    #[cfg(feature = "goldilocks")]
+    if let Some(tables) = plonky3::compiled_goldilocks_kernel_tables::<F, T, RF, RP>(rc) {
+        return Some(tables);
+    }
     try_registries!(compiled_kernel_tables::<F, T, RF, RP>(rc))
+}
+
+/// `$perm`'s constants in kernel form as [`CompiledTables`] of `$kernel` (a `const`
+/// evaluation: loops, no closures), in a function generic over the shape `(T, RF, RP)`, which
+/// the caller checked is `$perm`'s: each round constant `$c` converted by `$word`, each entry
+/// `$c` of the internal diagonal and the sum scale by `$diagonal`.
+#[cfg(all(
+    fast_poseidon2_simd,
+    any(feature = "babybear", feature = "koalabear", feature = "goldilocks")
+))]
+macro_rules! const_kernel_tables {
+    ($perm:expr, $kernel:expr, |$c:ident| $word:expr, |$d:ident| $diagonal:expr) => {{
+        let perm = $perm;
+        let rounds = perm.external_round_constants();
+        let mut external = [[[0; 5]; T]; RF];
+        let mut r = 0;
+        while r < RF {
+            let mut i = 0;
+            while i < T {
+                let $c = rounds[r][i];
+                external[r][i] = $word;
+                i += 1;
+            }
+            r += 1;
+        }
+        let partial = perm.internal_round_constants();
+        let mut internal = [[0; 5]; RP];
+        let mut r = 0;
+        while r < RP {
+            let $c = partial[r];
+            internal[r] = $word;
+            r += 1;
+        }
+        let diag = perm.internal_diagonal_minus_one();
+        let mut diag_m1 = [[0; 5]; T];
+        let mut i = 0;
+        while i < T {
+            let $d = diag[i];
+            diag_m1[i] = $diagonal;
+            i += 1;
+        }
+        let scale = match perm.internal_sum_scale() {
+            None => None,
+            Some($d) => Some($diagonal),
+        };
+        Some(CompiledTables::new(
+            $kernel,
+            external,
+            internal,
+            diag_m1,
+            perm.external_matrix(),
+            scale,
+        ))
+    }};
 }
 
 /// `perm`'s kernel tables for a `Poseidon2Ct` over `F` of shape `(T, RF, RP)` (a `const`
@@ -270,43 +332,43 @@ where
         p: Q::MODULUS,
         p_inv: inverse(Q::MODULUS),
     };
-    let rounds = perm.external_round_constants();
-    let mut external = [[[0; 5]; T]; RF];
-    let mut r = 0;
-    while r < RF {
-        let mut i = 0;
-        while i < T {
-            external[r][i] = stored_word(&m, rounds[r][i].word());
-            i += 1;
-        }
-        r += 1;
+    const_kernel_tables!(
+        perm,
+        crate::poseidon2::batch_cache::Kernel::Monty31(m),
+        |c| stored_word(&m, c.word()),
+        |c| stored_diagonal_word(&m, c.word())
+    )
+}
+
+/// `perm`'s kernel tables for a `Poseidon2Ct` over `F` of shape `(T, RF, RP)` (a `const`
+/// evaluation); `None` if `F` is not Goldilocks stored plain (`GoldilocksFast`, whose kernel
+/// form these are) or the shape is not `perm`'s.
+#[cfg(all(fast_poseidon2_simd, feature = "goldilocks"))]
+const fn goldilocks_kernel_tables_of<
+    F,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const T2: usize,
+    const RF2: usize,
+    const RP2: usize,
+    const D: u64,
+>(
+    perm: &Poseidon2Ct<GoldilocksFast, T2, RF2, RP2, D>,
+) -> Option<CompiledTables<T, RF, RP>>
+where
+    F: crate::field::Field,
+{
+    use crate::field::kernel_form::goldilocks::{Form, plain_diagonal_word, plain_word};
+    if !matches!(F::GOLDILOCKS_FACTOR, Some(1)) || T != T2 || RF != RF2 || RP != RP2 {
+        return None;
     }
-    let partial = perm.internal_round_constants();
-    let mut internal = [[0; 5]; RP];
-    let mut r = 0;
-    while r < RP {
-        internal[r] = stored_word(&m, partial[r].word());
-        r += 1;
-    }
-    let diag = perm.internal_diagonal_minus_one();
-    let mut diag_m1 = [[0; 5]; T];
-    let mut i = 0;
-    while i < T {
-        diag_m1[i] = stored_diagonal_word(&m, diag[i].word());
-        i += 1;
-    }
-    let scale = match perm.internal_sum_scale() {
-        None => None,
-        Some(c) => Some(stored_diagonal_word(&m, c.word())),
-    };
-    Some(CompiledTables::monty31(
-        m,
-        external,
-        internal,
-        diag_m1,
-        perm.external_matrix(),
-        scale,
-    ))
+    const_kernel_tables!(
+        perm,
+        crate::poseidon2::batch_cache::Kernel::Goldilocks(Form::PLAIN),
+        |c| plain_word(c.to_canonical_u64()),
+        |c| plain_diagonal_word(c.to_canonical_u64())
+    )
 }
 
 /// An entry of a diagonal table, compared with a compiled one by its stored word (the
@@ -505,6 +567,12 @@ macro_rules! compiled_diagonals {
             )*
             false
         }
+
+        $crate::instances::kernel_tables_registry!(
+            compiled_goldilocks_kernel_tables,
+            super::goldilocks_kernel_tables_of::<F, T, RF, RP, _, _, _, _>,
+            $($perm),*
+        );
     };
     ($($(#[$cfg:meta])* $perm:path),* $(,)?) => {
         /// The partial rounds with the diagonal of the first listed permutation whose diagonal
@@ -569,11 +637,25 @@ macro_rules! compiled_diagonals {
             false
         }
 
+        $crate::instances::kernel_tables_registry!(
+            compiled_kernel_tables,
+            super::kernel_tables_of::<F, T, RF, RP, _, _, _, _, _>,
+            $($(#[$cfg])* $perm),*
+        );
+    };
+}
+
+/// The kernel tables, built when compiling, of the first permutation `$perm` listed whose
+/// constants are `rc`, each built by `$of` (a `const fn` of the permutation): the function `$name` of an instance
+/// module's registry (see `compiled_kernel_tables`).
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
+macro_rules! kernel_tables_registry {
+    ($name:ident, $of:expr, $($(#[$cfg:meta])* $perm:path),* $(,)?) => {
         /// The kernel tables, built when compiling, of the first listed permutation whose
         /// constants are `rc` (see `super::compiled_kernel_tables`).
         #[cfg(fast_poseidon2_simd)]
         #[inline(always)]
-        pub(crate) fn compiled_kernel_tables<
+        pub(crate) fn $name<
             F: $crate::field::Field,
             const T: usize,
             const RF: usize,
@@ -583,9 +665,7 @@ macro_rules! compiled_diagonals {
         ) -> Option<&'static $crate::poseidon2::batch_cache::CompiledTables<T, RF, RP>> {
             $(
                 $(#[$cfg])*
-                if let Some(tables) = &const {
-                    super::kernel_tables_of::<F, T, RF, RP, _, _, _, _, _>(&$perm)
-                } {
+                if let Some(tables) = &const { $of(&$perm) } {
                     if tables.holds(rc) {
                         return Some(tables);
                     }
@@ -598,6 +678,8 @@ macro_rules! compiled_diagonals {
 }
 #[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 pub(crate) use compiled_diagonals;
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
+pub(crate) use kernel_tables_registry;
 
 #[cfg(any(
     feature = "bn254",
@@ -815,23 +897,23 @@ mod compiled_tests {
     /// equals the tables a batch call converts.
     #[cfg(fast_poseidon2_simd)]
     fn check_kernel_tables<
-        P: Monty31Modulus,
+        F: Field + LinearLayers,
         const T: usize,
         const RF: usize,
         const RP: usize,
         const D: u64,
     >(
-        perm: &Poseidon2Ct<Monty31<P>, T, RF, RP, D>,
+        perm: &Poseidon2Ct<F, T, RF, RP, D>,
         registered: bool,
     ) {
         use crate::poseidon2::batch_cache::{CtTables, Kernel, Tables};
         let rc = perm.constants();
-        let found = compiled_kernel_tables::<Monty31<P>, T, RF, RP>(rc);
+        let found = compiled_kernel_tables::<F, T, RF, RP>(rc);
         assert_eq!(found.is_some(), registered);
         let Some(compiled) = found else {
             return;
         };
-        let kernel = Kernel::of::<Monty31<P>>().expect("a 31-bit Montgomery field");
+        let kernel = Kernel::of::<F>().expect("a field of a kernel");
         let converted =
             CtTables::<T, RF, RP>::build(rc, |c| kernel.word(c), |c| kernel.diagonal_word(c));
         let (a, b) = (compiled.tables.view(), converted.view());
@@ -840,10 +922,35 @@ mod compiled_tests {
         assert_eq!(a.diag_m1, b.diag_m1);
         assert_eq!(a.external_matrix, b.external_matrix);
         assert_eq!(a.internal_sum_scale, b.internal_sum_scale);
-        let (Kernel::Monty31(a), Kernel::Monty31(b)) = (compiled.kernel, kernel) else {
-            panic!("not the 31-bit kernel's data");
-        };
-        assert_eq!((a.p, a.p_inv), (b.p, b.p_inv));
+        match (compiled.kernel, kernel) {
+            (Kernel::Monty31(a), Kernel::Monty31(b)) => assert_eq!((a.p, a.p_inv), (b.p, b.p_inv)),
+            (Kernel::Goldilocks(a), Kernel::Goldilocks(b)) => {
+                assert_eq!((a.r, a.r_inv), (b.r, b.r_inv))
+            }
+            _ => panic!("not the field's kernel data"),
+        }
+    }
+
+    /// Plonky3's Goldilocks permutations have kernel tables built when compiling, equal to the
+    /// converted ones; Horizen Labs' and Plonky3's with one constant changed do not.
+    #[cfg(all(fast_poseidon2_simd, feature = "goldilocks"))]
+    #[test]
+    fn compiled_goldilocks_kernel_tables_equal_the_converted_ones() {
+        check_kernel_tables(&plonky3::ct::GOLDILOCKS_T8, true);
+        check_kernel_tables(&plonky3::ct::GOLDILOCKS_T12, true);
+        check_kernel_tables(&plonky3::ct::GOLDILOCKS_T16, true);
+        check_kernel_tables(&goldilocks::ct::T8, false);
+        check_kernel_tables(&goldilocks::ct::T12, false);
+        let p3 = plonky3::ct::GOLDILOCKS_T12;
+        let mut external = *p3.external_round_constants();
+        external[0][0] = external[0][0].add(GoldilocksFast::ONE_ELEMENT);
+        let changed: plonky3::Plonky3GoldilocksT12 = Poseidon2Ct::from_constants(
+            external,
+            *p3.internal_round_constants(),
+            *p3.internal_diagonal_minus_one(),
+        )
+        .with_external_matrix(p3.external_matrix());
+        check_kernel_tables(&changed, false);
     }
 
     #[cfg(fast_poseidon2_simd)]

@@ -220,9 +220,9 @@ impl<const T: usize, const RF: usize, const RP: usize> Tables for CtTables<T, RF
 }
 
 /// A permutation's kernel data and kernel-form constants built when compiling: the registry of
-/// `crate::instances` holds them for the registered 31-bit permutations (Plonky3's, SP1's), and
-/// a `Poseidon2Ct` batch call whose constants they [hold](Self::holds) reads them instead of
-/// converting its constants on the stack.
+/// `crate::instances` holds them for the registered permutations (Plonky3's and SP1's 31-bit
+/// permutations, Plonky3's Goldilocks ones), and a `Poseidon2Ct` batch call whose constants they
+/// [hold](Self::holds) reads them instead of converting its constants on the stack.
 #[cfg(fast_poseidon2_simd)]
 pub(crate) struct CompiledTables<const T: usize, const RF: usize, const RP: usize> {
     /// The field's kernel data.
@@ -233,15 +233,14 @@ pub(crate) struct CompiledTables<const T: usize, const RF: usize, const RP: usiz
 
 #[cfg(fast_poseidon2_simd)]
 #[cfg_attr(
-    not(any(feature = "babybear", feature = "koalabear")),
-    allow(dead_code) // built and read by the registry of the 31-bit instances only
+    not(any(feature = "babybear", feature = "koalabear", feature = "goldilocks")),
+    allow(dead_code) // built and read by the registries of the 31-bit and Goldilocks instances
 )]
 impl<const T: usize, const RF: usize, const RP: usize> CompiledTables<T, RF, RP> {
-    /// The 31-bit Montgomery kernel's tables of the field with modulus `modulus`, from the
-    /// kernel forms of the constants (`kernel_form::monty31::stored_word`, and
-    /// `stored_diagonal_word` for the diagonal and the sum scale).
-    pub(crate) const fn monty31(
-        modulus: kernel_form::monty31::Modulus,
+    /// The tables of `kernel` (a 31-bit Montgomery or a Goldilocks kernel), from the kernel
+    /// forms of the constants (the diagonal's and the sum scale's with their kinds).
+    pub(crate) const fn new(
+        kernel: Kernel,
         external: [[Word; T]; RF],
         internal: [Word; RP],
         diag_m1: [Word; T],
@@ -249,7 +248,7 @@ impl<const T: usize, const RF: usize, const RP: usize> CompiledTables<T, RF, RP>
         internal_sum_scale: Option<Word>,
     ) -> Self {
         CompiledTables {
-            kernel: Kernel::Monty31(modulus),
+            kernel,
             tables: CtTables {
                 external,
                 internal,
@@ -260,21 +259,31 @@ impl<const T: usize, const RF: usize, const RP: usize> CompiledTables<T, RF, RP>
         }
     }
 
-    /// Whether these are the tables of `rc` (of a 31-bit Montgomery field; element 0 of every
-    /// kernel form is the constant's stored word). Reads public constants only.
+    /// Whether these are the tables of `rc`: element 0 of every kernel form is the constant's
+    /// stored word (31-bit Montgomery: its `u32`; Goldilocks, built only for a field stored
+    /// plain: its canonical value, so a constant stored unreduced is not matched and takes the
+    /// converting path). Reads public constants only.
     #[inline]
     pub(crate) fn holds<F: Field>(&self, rc: RoundConstants<'_, F>) -> bool {
-        let word = |c: &F| c.to_monty31_word(crate::field::Sealed(()));
+        let word = |c: &F| match self.kernel {
+            Kernel::Monty31(_) => c.to_monty31_word(crate::field::Sealed(())).map(u64::from),
+            Kernel::Goldilocks(_) => c.to_goldilocks_word(crate::field::Sealed(())),
+            Kernel::Ifma(_) => None,
+        };
+        let stored = |w: &Word| match self.kernel {
+            Kernel::Monty31(_) => w[0] & 0xffff_ffff,
+            _ => w[0],
+        };
         let same = |words: &[Word], constants: &[F]| {
             words.len() == constants.len()
                 && words
                     .iter()
                     .zip(constants)
-                    .all(|(w, c)| word(c) == Some(w[0] as u32))
+                    .all(|(w, c)| word(c) == Some(stored(w)))
         };
         let t = &self.tables;
         t.external_matrix == rc.external_matrix
-            && t.internal_sum_scale.map(|w| w[0] as u32) == rc.internal_sum_scale.and_then(word)
+            && t.internal_sum_scale.map(|w| stored(&w)) == rc.internal_sum_scale.and_then(word)
             && t.internal_sum_scale.is_some() == rc.internal_sum_scale.is_some()
             && same(&t.diag_m1, rc.diag_m1)
             && same(&t.internal, rc.internal)
