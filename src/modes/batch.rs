@@ -70,10 +70,11 @@ macro_rules! impl_batch {
             /// `self.permutation(&states[i])`. Any length works (0 included): whole vector groups
             /// (4 to 16 states, by field and CPU) run on the SIMD backend when there is one
             /// (Poseidon1: the AVX-512 IFMA kernel only; see [`crate::batch_backend`]), the rest on
-            /// the scalar path; across threads with the `parallel` feature. The tables are
-            /// converted to the kernel's form on this call's stack (no heap), only when the batch
-            /// reaches a kernel: for Poseidon1 about `40 · (RF·T + RP·(2T + 1) + 2T²)` bytes, 120
-            /// KiB for circom's t = 17.
+            /// the scalar path (`permute_mut`); across threads with the `parallel` feature. The
+            /// tables are converted to the kernel's form on this call's stack (no heap), only when
+            /// the batch reaches a kernel: for Poseidon1 about `40 · (RF·T + RP·(2T + 1) + 2T²)`
+            /// bytes, 120 KiB for circom's t = 17. Plonky3's and SP1's permutations read tables
+            /// built when compiling instead.
             pub fn permute_batch(&self, states: &mut [[F; T]]) {
                 self.permute_whole_states(states.as_flattened_mut());
             }

@@ -40,7 +40,8 @@
 //! - The const-generic types fill fixed-size arrays on the stack of each batch call, in place
 //!   ([`stack_batch`]; `CtTables` for [`crate::poseidon2::ct::Poseidon2Ct`], a `Poseidon1Ct`
 //!   over kernel words for [`crate::poseidon1::ct::Poseidon1Ct`]; no heap), except for the
-//!   registered 31-bit permutations, whose tables were built when compiling.
+//!   registered permutations (Plonky3's and SP1's 31-bit ones, Plonky3's Goldilocks ones),
+//!   whose tables were built when compiling.
 //!
 //! This is the top layer (`field` -> `params` -> `poseidon2` -> `modes` -> `simd`): the data it
 //! reads is defined below it, the cache types and [`BatchBackend`] in `poseidon2::batch_cache`

@@ -54,8 +54,8 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     /// Permutes `states` on `backend` (which runs `F` here: [`super::best_for`]'s or
     /// [`super::forced`]'s answer), with the kernel-form constants if the batch fills one of its
     /// vector groups: converted now into tables on this stack frame (no heap), or, for a
-    /// registered permutation (Plonky3's and SP1's 31-bit permutations, `crate::instances`),
-    /// built when compiling and read, not converted.
+    /// registered permutation (`crate::instances`: Plonky3's and SP1's 31-bit permutations,
+    /// Plonky3's Goldilocks ones), built when compiling and read, not converted.
     #[inline]
     fn permute_states_with(&self, backend: BatchBackend, states: &mut [F]) {
         let rc = self.constants();
