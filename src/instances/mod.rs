@@ -646,8 +646,8 @@ macro_rules! compiled_diagonals {
 }
 
 /// The kernel tables, built when compiling, of the first permutation `$perm` listed whose
-/// constants are `rc`, each built by `$of` (a `const fn` of the permutation): the function `$name` of an instance
-/// module's registry (see `compiled_kernel_tables`).
+/// constants are `rc`, each built by `$of` (a `const fn` of the permutation): the function
+/// `$name` of an instance module's registry (see `compiled_kernel_tables`).
 #[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
 macro_rules! kernel_tables_registry {
     ($name:ident, $of:expr, $($(#[$cfg:meta])* $perm:path),* $(,)?) => {
