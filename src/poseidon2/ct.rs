@@ -184,17 +184,52 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     }
 }
 
+/// The round driver for one `[F; T]` state with the constants' lengths in their types: the one
+/// copy per instance shape that [`Poseidon2Ct::permute_mut`] and the runtime-width
+/// [`crate::Poseidon2`] built from it both run.
+///
+/// Not inlined: every mode calls this one copy instead of carrying the whole round driver
+/// inline (a call costs nothing next to a permutation, and a crate that uses many instances and
+/// modes compiles about a quarter faster).
+#[inline(never)]
+pub(crate) fn permute_fixed<
+    F: Field + LinearLayers,
+    const T: usize,
+    const RF: usize,
+    const RP: usize,
+    const D: u64,
+>(
+    state: &mut [F; T],
+    external: &[[F; T]; RF],
+    internal: &[F; RP],
+    diag_m1: &[F; T],
+    external_matrix: ExternalMatrix,
+    internal_sum_scale: Option<&F>,
+) {
+    let constants = RoundConstants {
+        external: external.as_flattened(),
+        internal,
+        diag_m1,
+        external_matrix,
+        internal_sum_scale,
+    };
+    permute::<F, D>(state, constants);
+}
+
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
-    /// Permutes `state` in place.
-    ///
-    /// Not inlined: every mode calls this one copy per instance instead of carrying the
-    /// whole round driver inline (a call costs nothing next to a permutation, and a crate
-    /// that uses many instances and modes compiles about a quarter faster).
-    #[inline(never)]
+    /// Permutes `state` in place (one out-of-line copy of the round driver per instance shape).
+    #[inline]
     pub fn permute_mut(&self, state: &mut [F; T]) {
-        permute::<F, D>(state, self.constants());
+        permute_fixed::<F, T, RF, RP, D>(
+            state,
+            &self.external,
+            &self.internal,
+            &self.diag_m1,
+            self.external_matrix,
+            self.internal_sum_scale.as_ref(),
+        );
     }
 
     /// Returns the permutation of `input`; `input` is left untouched.

@@ -2,7 +2,7 @@
 
 use crate::field::Field;
 use crate::poseidon2::batch_cache::{BatchCache, VecTables};
-use crate::poseidon2::ct::Poseidon2Ct;
+use crate::poseidon2::ct::{Poseidon2Ct, permute_fixed};
 use crate::poseidon2::linear::LinearLayers;
 use crate::poseidon2::permutation::{RoundConstants, permute};
 use crate::{Error, Poseidon2Params};
@@ -52,16 +52,22 @@ fn permute_width<F, const T: usize, const RF: usize, const RP: usize, const D: u
 ) where
     F: Field + LinearLayers,
 {
-    let lengths = (rc.external.len(), rc.internal.len(), rc.diag_m1.len());
-    match <&mut [F; T]>::try_from(&mut *state) {
-        Ok(state) if lengths == (RF * T, RP, T) => {
-            let constants = RoundConstants {
-                external: &rc.external[..RF * T],
-                internal: &rc.internal[..RP],
-                diag_m1: &rc.diag_m1[..T],
-                ..rc
-            };
-            permute::<F, D>(state, constants)
+    let (external, _) = rc.external.as_chunks::<T>();
+    match (
+        <&mut [F; T]>::try_from(&mut *state),
+        <&[[F; T]; RF]>::try_from(external),
+        <&[F; RP]>::try_from(rc.internal),
+        <&[F; T]>::try_from(rc.diag_m1),
+    ) {
+        (Ok(state), Ok(external), Ok(internal), Ok(diag_m1)) if rc.external.len() == RF * T => {
+            permute_fixed::<F, T, RF, RP, D>(
+                state,
+                external,
+                internal,
+                diag_m1,
+                rc.external_matrix,
+                rc.internal_sum_scale,
+            )
         }
         _ => permute::<F, D>(state, rc),
     }
