@@ -246,10 +246,11 @@ impl<S: Tables> BatchCache<S> {
 
 /// The view of a batch of `states` states of a const-generic permutation on `backend` (which
 /// runs `F` here: [`best_for`]'s or [`forced`]'s answer), whose kernel-form constants live on
-/// the caller's stack in `tables` ([`Tables::EMPTY`] on entry; filled in place here, and only if
-/// the batch fills one vector group of the backend).
+/// the caller's stack in `tables` (`None` on entry; set to [`Tables::EMPTY`] and filled in place
+/// here, and only if the batch fills one vector group of the backend: a smaller batch writes
+/// none of the table's words).
 pub(crate) fn stack_batch<'a, F: Field, S: Tables>(
-    tables: &'a mut S,
+    tables: &'a mut Option<S>,
     rc: Constants<'a, S, F>,
     backend: BatchBackend,
     states: usize,
@@ -258,6 +259,7 @@ pub(crate) fn stack_batch<'a, F: Field, S: Tables>(
         if states >= backend.group_states::<F>()
             && let Some(k) = Kernel::of::<F>()
         {
+            let tables = tables.insert(S::EMPTY);
             tables.fill(rc, |c| k.word(c), |c| k.diagonal_word(c));
             return Batch { backend, kernel: Some((k, tables.view())) };
         };

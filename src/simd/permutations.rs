@@ -8,7 +8,7 @@ use crate::field::Field;
 use crate::modes::BatchPermutation;
 use crate::poseidon1::ct::Poseidon1Ct;
 use crate::poseidon1::permutation::Poseidon1Layout;
-use crate::poseidon2::batch_cache::{Batch, BatchBackend, CtTables, Poseidon2Layout, Tables, Word};
+use crate::poseidon2::batch_cache::{Batch, BatchBackend, CtTables, Poseidon2Layout, Word};
 use crate::poseidon2::ct::Poseidon2Ct;
 use crate::poseidon2::linear::LinearLayers;
 
@@ -48,6 +48,13 @@ fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
     permute_rest(super::permute_groups::<F, L, D>(states, t, batch));
 }
 
+/// Runs `permute` on each state of `states`, a flat buffer of whole `[F; T]` states: the
+/// const-generic types' `permute_rest` for [`run_batch`].
+#[inline]
+fn each_state<F, const T: usize>(states: &mut [F], permute: impl Fn(&mut [F; T])) {
+    states.as_chunks_mut().0.iter_mut().for_each(permute);
+}
+
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>
     Poseidon2Ct<F, T, RF, RP, D>
 {
@@ -60,12 +67,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
     fn permute_states_with(&self, backend: BatchBackend, states: &mut [F]) {
         let rc = self.constants();
         let n = states.len() / T;
-        let permute_rest = |rest: &mut [F]| {
-            rest.as_chunks_mut()
-                .0
-                .iter_mut()
-                .for_each(|s| self.permute_mut(s))
-        };
+        let permute_rest = |rest: &mut [F]| each_state(rest, |s| self.permute_mut(s));
         #[cfg(fast_poseidon2_simd)]
         {
             // Only a batch that reaches a kernel compares its constants with the registry's: a
@@ -77,7 +79,7 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
                 return run_batch::<F, Poseidon2Layout, D>(states, T, batch, permute_rest);
             }
         }
-        let mut tables = CtTables::<T, RF, RP>::EMPTY;
+        let mut tables = None::<CtTables<T, RF, RP>>;
         let batch = super::stack_batch(&mut tables, rc, backend, n);
         run_batch::<F, Poseidon2Layout, D>(states, T, batch, permute_rest);
     }
@@ -197,14 +199,9 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
     /// [`super::forced`]'s answer).
     #[inline]
     fn permute_states_with(&self, backend: BatchBackend, states: &mut [F]) {
-        let mut tables = Poseidon1Ct::<Word, T, RF, RP, D>::EMPTY;
+        let mut tables = None::<Poseidon1Ct<Word, T, RF, RP, D>>;
         let batch = super::stack_batch(&mut tables, self.schedule(), backend, states.len() / T);
-        let permute_rest = |rest: &mut [F]| {
-            rest.as_chunks_mut()
-                .0
-                .iter_mut()
-                .for_each(|s| self.permute_mut(s))
-        };
+        let permute_rest = |rest: &mut [F]| each_state(rest, |s| self.permute_mut(s));
         run_batch::<F, Poseidon1Layout, D>(states, T, batch, permute_rest);
     }
 }
