@@ -121,11 +121,14 @@ const fn sub_p_if_not_below<P: Monty31Modulus>(v: u32) -> u32 {
 /// Montgomery reduction: `x · 2^-32 mod p` in `[0, p)` for `x < p · 2^32` (module docs).
 #[inline(always)]
 const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
-    let q = (x as u32).wrapping_mul(Monty31::<P>::P_INV);
-    let qp = q as u64 * Monty31::<P>::P as u64;
-    // The low words of `x` and `q p` are equal, so the high words' difference is exact.
-    let (r, borrow) = ((x >> 32) as u32).overflowing_sub((qp >> 32) as u32);
-    r.wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
+    // `q = x p^-1 mod 2^32` and `x - q p` are formed in `u64`: in a `-C target-cpu=native`
+    // build the compiler vectorizes the layers' independent products, and with `q` a `u32`
+    // product it did so with 64-bit lane multiplications (`vpmullq`), 13-25% slower than the
+    // default build; this form runs no slower there (docs/benchmarks.md, 2026-12-06).
+    let q = x.wrapping_mul(Monty31::<P>::P_INV as u64) & 0xffff_ffff;
+    // The low words of `x` and `q p` are equal, so the high word of the difference is exact.
+    let (d, borrow) = x.overflowing_sub(q * Monty31::<P>::P as u64);
+    ((d >> 32) as u32).wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
 }
 
 /// The [`DiagonalKind`] of the constant whose stored Montgomery word is `w` (`< p`), for the

@@ -426,7 +426,7 @@ fn external_layer_widened<A: Copy, W: LinearOps + Default>(
 /// [`LinearLayers::internal_layer`] and why each exists.
 #[inline(always)]
 pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
-    internal_layer_with(state, diag_m1, None);
+    internal_layer_with(state, diag_m1, None, sum);
 }
 
 /// Applies the scaled internal matrix `M_I = scale·J + diag(diag)` to `state` in place: `y_i =
@@ -438,22 +438,28 @@ pub fn internal_layer<A: DiagonalOps<C>, C>(state: &mut [A], diag_m1: &[C]) {
 /// layer; instances always pass `t` entries). Fewer than two elements are left as they are.
 #[inline(always)]
 pub fn internal_layer_scaled<A: DiagonalOps<C>, C>(state: &mut [A], diag: &[C], scale: &C) {
-    internal_layer_with(state, diag, Some(scale));
+    internal_layer_with(state, diag, Some(scale), sum);
 }
 
 /// The internal layer with the table read at run time: [`internal_layer`] for `scale = None`,
-/// [`internal_layer_scaled`] otherwise (same shapes and length behaviour). The formula
-/// `y_i = m_i x_i + s` is the same as with a diagonal compiled into the code
-/// ([`compiled_internal_layer`]); only the shape of the loop and the sum's type differ.
+/// [`internal_layer_scaled`] otherwise (same shapes and length behaviour), with `state_sum`
+/// forming `x_0 + ... + x_{t-1}` at t >= 4 ([`sum`], or a representation's faster sum of the
+/// same value). The formula `y_i = m_i x_i + s` is the same as with a diagonal compiled into
+/// the code ([`compiled_internal_layer`]); only the shape of the loop and the sum's type differ.
 #[inline(always)]
-fn internal_layer_with<A: DiagonalOps<C>, C>(state: &mut [A], diag: &[C], scale: Option<&C>) {
+fn internal_layer_with<A: DiagonalOps<C>, C>(
+    state: &mut [A],
+    diag: &[C],
+    scale: Option<&C>,
+    state_sum: impl Fn(&[A]) -> A,
+) {
     if state.len() < 2 {
         return;
     }
     let s = match scale {
         None if state.len() <= 3 => return internal_layer_fixed(state),
-        None => sum(state),
-        Some(scale) => sum(state).mul_diagonal(scale),
+        None => state_sum(state),
+        Some(scale) => state_sum(state).mul_diagonal(scale),
     };
     for (x, m) in state.iter_mut().zip(diag) {
         *x = x.mul_diagonal_add(m, s);
@@ -596,20 +602,29 @@ impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
         external_layer_widened(state, m4, |x| u64::from(x.word()), Self::from_wide);
     }
 
+    /// The generic layer with the sum of [`Monty31::wide_sum`] (words added in `u64`, one
+    /// reduction), shorter in latency than `t - 1` modular additions in a row.
+    #[inline(always)]
+    fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
+        internal_layer_with(state, diag_m1, None, Self::wide_sum);
+    }
+
+    /// As [`LinearLayers::internal_layer`]: the generic layer with [`Monty31::wide_sum`].
+    #[inline(always)]
+    fn internal_layer_scaled(state: &mut [Self], diag: &[Self], scale: &Self) {
+        internal_layer_with(state, diag, Some(scale), Self::wide_sum);
+    }
+
     compiled_partial_rounds_from_registry!();
 }
 
-/// The layer over classified constants ([`Classified`], the entries of a diagonal compiled into
-/// the code): the field's [`Monty31::mul_classified_add`], the addition fused.
-impl<P: Monty31Modulus> CompiledLayer<Classified<Monty31<P>>> for Monty31<P> {
-    type Sum = Self;
-
-    /// `x_0 + (x_1 + ... + x_{t-1})`: the words after `x_0` added up in `u64` in four chains
-    /// (below `MAX_WIDTH · 2^31 = 2^36`) and reduced once, while `x_0`'s S-box is still being
-    /// computed; `x_0` (the partial round's S-box output, the last to arrive) then enters by
-    /// one modular addition.
+impl<P: Monty31Modulus> Monty31<P> {
+    /// `x_0 + (x_1 + ... + x_{t-1})` of a (non-empty) state: the words after `x_0` added up
+    /// in `u64` in four chains (below `MAX_WIDTH · 2^31 = 2^36`) and reduced once, while
+    /// `x_0` (in the partial rounds, the S-box output, the last to arrive) is still being
+    /// computed; `x_0` then enters by one modular addition.
     #[inline(always)]
-    fn compiled_sum(state: &[Self]) -> Self {
+    fn wide_sum(state: &[Self]) -> Self {
         let Some((&x0, rest)) = state.split_first() else {
             return Self::ZERO_ELEMENT;
         };
@@ -619,10 +634,22 @@ impl<P: Monty31Modulus> CompiledLayer<Classified<Monty31<P>>> for Monty31<P> {
         }
         Self::from_wide((w[0] + w[1]) + (w[2] + w[3])).add(x0)
     }
+}
+
+/// The layer over classified constants ([`Classified`], the entries of a diagonal compiled into
+/// the code): the field's [`Monty31::mul_classified_add`], the addition fused.
+impl<P: Monty31Modulus> CompiledLayer<Classified<Monty31<P>>> for Monty31<P> {
+    type Sum = Self;
+
+    /// [`Monty31::wide_sum`].
+    #[inline(always)]
+    fn compiled_sum(state: &[Self]) -> Self {
+        Self::wide_sum(state)
+    }
 
     #[inline(always)]
     fn compiled_scaled_sum(state: &[Self], scale: &Classified<Monty31<P>>) -> Self {
-        sum(state).mul_classified_add(scale, Self::ZERO_ELEMENT)
+        Self::wide_sum(state).mul_classified_add(scale, Self::ZERO_ELEMENT)
     }
 
     #[inline(always)]
