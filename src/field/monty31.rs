@@ -8,8 +8,8 @@
 //! - sums and differences of canonical values lie in `(-p, 2p) ⊂ (-2^31, 2^32)`; one
 //!   conditional correction by `p`, done as a mask (no branch on the value);
 //! - a product `a · b < p^2 < 2^62` is reduced by `q = (a b mod 2^32) · p^-1 mod 2^32`,
-//!   `(a b - q p) / 2^32 = hi(a b) - hi(q p)` in `(-p, p)` (the low words are equal), then the
-//!   same masked correction.
+//!   `(a b - q p) / 2^32` in `(-p, p)`: the high word of the 64-bit difference (the low words
+//!   are equal), then the same masked correction.
 //!
 //! Constant time: no branch and no memory address depends on an element's value (the masked
 //! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the

@@ -34,11 +34,12 @@
 //!   multiply-add with one reduction).
 //!
 //! - `Monty31` (BabyBear, KoalaBear): the external layer on unreduced `u64` lanes, one
-//!   reduction per output; the partial rounds of a permutation whose
-//!   diagonal is registered as compiled into the code (Plonky3's, SP1's; the registry is in
-//!   `crate::instances`) run the generic internal layer over that diagonal's constant entries
-//!   ([`LinearLayers::compiled_partial_rounds`]), its sum taken in `u64`
-//!   (`CompiledLayer::compiled_sum`).
+//!   reduction per output; the internal layer's sum taken in `u64` with one reduction
+//!   (`Monty31::wide_sum`), with the table (the generic formula otherwise) and for the
+//!   partial rounds of a permutation whose diagonal is registered as compiled into the code
+//!   (Plonky3's, SP1's; the registry is in `crate::instances`), which run the generic
+//!   internal layer over that diagonal's constant entries
+//!   ([`LinearLayers::compiled_partial_rounds`]).
 //!
 //! The AVX-512 IFMA batch kernel's vectors run the generic layers (after normalizing what the
 //! previous layer left unreduced). A [`Field`] implemented outside this crate gets the generic
