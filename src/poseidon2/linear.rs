@@ -603,14 +603,14 @@ impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
         external_layer_widened(state, m4, |x| u64::from(x.word()), Self::from_wide);
     }
 
-    /// The generic layer with the sum of [`Monty31::wide_sum`] (words added in `u64`, one
+    /// The generic layer with the sum of `Monty31::wide_sum` (words added in `u64`, one
     /// reduction), shorter in latency than `t - 1` modular additions in a row.
     #[inline(always)]
     fn internal_layer(state: &mut [Self], diag_m1: &[Self]) {
         internal_layer_with(state, diag_m1, None, Self::wide_sum);
     }
 
-    /// As [`LinearLayers::internal_layer`]: the generic layer with [`Monty31::wide_sum`].
+    /// As [`LinearLayers::internal_layer`]: the generic layer with `Monty31::wide_sum`.
     #[inline(always)]
     fn internal_layer_scaled(state: &mut [Self], diag: &[Self], scale: &Self) {
         internal_layer_with(state, diag, Some(scale), Self::wide_sum);
