@@ -8,8 +8,9 @@
 //! - sums and differences of canonical values lie in `(-p, 2p) ⊂ (-2^31, 2^32)`; one
 //!   conditional correction by `p`, done as a mask (no branch on the value);
 //! - a product `a · b < p^2 < 2^62` is reduced by `q = (a b mod 2^32) · p^-1 mod 2^32`,
-//!   `(a b - q p) / 2^32` in `(-p, p)`: the high word of the 64-bit difference (the low words
-//!   are equal), then the same masked correction.
+//!   `(a b - q p) / 2^32 = hi(a b) - hi(q p)` in `(-p, p)` (the low words are equal; with
+//!   AVX-512DQ enabled when compiling, the high word of the 64-bit difference), then the same
+//!   masked correction.
 //!
 //! Constant time: no branch and no memory address depends on an element's value (the masked
 //! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the
@@ -119,15 +120,38 @@ const fn sub_p_if_not_below<P: Monty31Modulus>(v: u32) -> u32 {
 }
 
 /// Montgomery reduction: `x · 2^-32 mod p` in `[0, p)` for `x < p · 2^32` (module docs).
+///
+/// Two forms of the same value, chosen when compiling: the compiler vectorizes the layers'
+/// independent products, and in a build with AVX-512DQ (`-C target-cpu=native` on an AVX-512
+/// CPU) [`reduce_high_words`] became 64-bit lane multiplications (`vpmullq`) and ran up to 25%
+/// slower than the default build (BabyBear t = 16); there [`reduce_wide`] runs faster than
+/// either form in the default build. Elsewhere [`reduce_high_words`], faster there for
+/// KoalaBear (3-12%, Plonky3 t = 24 and SP1 t = 16; docs/benchmarks.md, 2026-12-06).
 #[inline(always)]
 const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
-    // `q = x p^-1 mod 2^32` and `x - q p` are formed in `u64`: in a `-C target-cpu=native`
-    // build the compiler vectorizes the layers' independent products, and with `q` a `u32`
-    // product it did so with 64-bit lane multiplications (`vpmullq`), 13-25% slower than the
-    // default build; this form runs no slower there (docs/benchmarks.md, 2026-12-06).
-    let q = x.wrapping_mul(Monty31::<P>::P_INV as u64) & 0xffff_ffff;
-    // The low words of `x` and `q p` are equal, so the high word of the difference is exact.
-    let (d, borrow) = x.overflowing_sub(q * Monty31::<P>::P as u64);
+    if cfg!(target_feature = "avx512dq") {
+        reduce_wide::<P>(x)
+    } else {
+        reduce_high_words::<P>(x)
+    }
+}
+
+/// [`reduce`] as `hi(x) - hi(q p)` with `q = x p^-1 mod 2^32` (the low words of `x` and `q p`
+/// are equal, so the high words' difference is exact), corrected by `p` on a borrow (a mask).
+#[inline(always)]
+const fn reduce_high_words<P: Monty31Modulus>(x: u64) -> u32 {
+    let q = (x as u32).wrapping_mul(Monty31::<P>::P_INV);
+    let qp = q as u64 * Monty31::<P>::P as u64;
+    let (r, borrow) = ((x >> 32) as u32).overflowing_sub((qp >> 32) as u32);
+    r.wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
+}
+
+/// [`reduce`] as the high word of the 64-bit difference `x - q p` (its low word is zero),
+/// corrected by `p` on a borrow (a mask).
+#[inline(always)]
+const fn reduce_wide<P: Monty31Modulus>(x: u64) -> u32 {
+    let q = (x as u32).wrapping_mul(Monty31::<P>::P_INV);
+    let (d, borrow) = x.overflowing_sub(q as u64 * Monty31::<P>::P as u64);
     ((d >> 32) as u32).wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
 }
 
@@ -392,3 +416,60 @@ macro_rules! monty31_field {
     };
 }
 pub(crate) use monty31_field;
+
+#[cfg(all(test, feature = "babybear", feature = "koalabear"))]
+mod tests {
+    //! Both forms of the Montgomery reduction (one of them is compiled into [`reduce`]).
+    use super::*;
+    use crate::field::babybear::BabyBearModulus;
+    use crate::field::koalabear::KoalaBearModulus;
+
+    /// `x 2^-32 mod p` by `u128` arithmetic.
+    fn expected(x: u64, p: u32) -> u32 {
+        // `x 2^-32 = x (2^-32 mod p)`, with `2^-32 mod p` by Fermat.
+        let mut inv = 1u128;
+        let mut base = (1u128 << 32) % u128::from(p);
+        let mut e = u128::from(p) - 2;
+        while e > 0 {
+            if e & 1 == 1 {
+                inv = inv * base % u128::from(p);
+            }
+            base = base * base % u128::from(p);
+            e >>= 1;
+        }
+        (u128::from(x) * inv % u128::from(p)) as u32
+    }
+
+    /// Both forms on edge values of `[0, p 2^32)` and 4000 pseudo-random ones (a 64-bit LCG).
+    fn check<P: Monty31Modulus>() {
+        let p = Monty31::<P>::P;
+        let top = u64::from(p) << 32;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let edges = [
+            0,
+            1,
+            u64::from(p) - 1,
+            u64::from(p),
+            1 << 32,
+            top - 1,
+            top - u64::from(p),
+        ];
+        let random = (0..4000).map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed % top
+        });
+        for x in edges.into_iter().chain(random) {
+            let want = expected(x, p);
+            assert_eq!(reduce_high_words::<P>(x), want, "high words, x = {x}");
+            assert_eq!(reduce_wide::<P>(x), want, "wide, x = {x}");
+        }
+    }
+
+    #[test]
+    fn both_reductions_equal_u128_arithmetic() {
+        check::<BabyBearModulus>();
+        check::<KoalaBearModulus>();
+    }
+}
