@@ -121,12 +121,13 @@ const fn sub_p_if_not_below<P: Monty31Modulus>(v: u32) -> u32 {
 
 /// Montgomery reduction: `x · 2^-32 mod p` in `[0, p)` for `x < p · 2^32` (module docs).
 ///
-/// Two forms of the same value, chosen when compiling: the compiler vectorizes the layers'
-/// independent products, and in a build with AVX-512DQ (`-C target-cpu=native` on an AVX-512
-/// CPU) [`reduce_high_words`] became 64-bit lane multiplications (`vpmullq`) and ran up to 25%
-/// slower than the default build (BabyBear t = 16); there [`reduce_wide`] runs faster than
-/// either form in the default build. Elsewhere [`reduce_high_words`], faster there for
-/// KoalaBear (3-12%, Plonky3 t = 24 and SP1 t = 16; docs/benchmarks.md, 2026-12-06).
+/// Two forms of the same value, chosen when compiling: the compiler vectorizes independent
+/// products (a full round's S-boxes, the internal layer's products), and in a build with
+/// AVX-512DQ (`-C target-cpu=native` on an AVX-512 CPU) [`reduce_high_words`] became 64-bit
+/// lane multiplications (`vpmullq`): Horizen Labs BabyBear t = 16 ran 8% slower than in the
+/// default build, and with [`reduce_wide`] it runs 15-20% faster. Elsewhere
+/// [`reduce_high_words`], faster there for KoalaBear (3-12%: Plonky3 t = 24, SP1 t = 16).
+/// Measurements in docs/benchmarks.md (2026-12-06).
 #[inline(always)]
 const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
     if cfg!(target_feature = "avx512dq") {
