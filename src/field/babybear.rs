@@ -12,5 +12,5 @@
 
 super::monty31::monty31_field! {
     /// A BabyBear element (`p = 2^31 - 2^27 + 1`), stored in Montgomery form.
-    BabyBear, BabyBearModulus, "BabyBear", 0x7800_0001
+    BabyBear, BabyBearModulus, "BabyBear", 0x7800_0001, wide reduction true
 }

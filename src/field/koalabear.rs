@@ -12,5 +12,5 @@
 
 super::monty31::monty31_field! {
     /// A KoalaBear element (`p = 2^31 - 2^24 + 1`), stored in Montgomery form.
-    KoalaBear, KoalaBearModulus, "KoalaBear", 0x7f00_0001
+    KoalaBear, KoalaBearModulus, "KoalaBear", 0x7f00_0001, wide reduction false
 }

@@ -30,6 +30,12 @@ pub trait Monty31Modulus: Copy + Send + Sync + 'static {
     const MODULUS: u32;
     /// The field's name in `Debug` output ("BabyBear").
     const NAME: &'static str;
+    /// Whether products are reduced through the 64-bit difference `x - q p` rather than the
+    /// difference of the high words of `x` and `q p` (the same value; see the module docs) in
+    /// builds without AVX-512DQ as well (with it, always): a speed choice measured per field,
+    /// `true` for BabyBear, `false` (the default) for KoalaBear (docs/benchmarks.md,
+    /// 2026-12-06).
+    const WIDE_REDUCTION: bool = false;
 }
 
 /// An element of the 31-bit prime field with modulus `P::MODULUS`, stored in Montgomery form
@@ -130,7 +136,7 @@ const fn sub_p_if_not_below<P: Monty31Modulus>(v: u32) -> u32 {
 /// Measurements in docs/benchmarks.md (2026-12-06).
 #[inline(always)]
 const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
-    if cfg!(target_feature = "avx512dq") {
+    if P::WIDE_REDUCTION || cfg!(target_feature = "avx512dq") {
         reduce_wide::<P>(x)
     } else {
         reduce_high_words::<P>(x)
@@ -399,7 +405,7 @@ impl<P: Monty31Modulus> From<Monty31<P>> for u32 {
 /// Declares a shipped 31-bit field's module items: its modulus type, the `MODULUS` const and
 /// the field type alias (docs from the arguments).
 macro_rules! monty31_field {
-    ($(#[$doc:meta])* $alias:ident, $modulus_ty:ident, $name:literal, $p:expr) => {
+    ($(#[$doc:meta])* $alias:ident, $modulus_ty:ident, $name:literal, $p:expr, wide reduction $wide:literal) => {
         /// The field's modulus as a type ([`crate::field::monty31::Monty31Modulus`]).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct $modulus_ty;
@@ -407,6 +413,7 @@ macro_rules! monty31_field {
         impl $crate::field::monty31::Monty31Modulus for $modulus_ty {
             const MODULUS: u32 = MODULUS;
             const NAME: &'static str = $name;
+            const WIDE_REDUCTION: bool = $wide;
         }
 
         #[doc = concat!("The ", $name, " prime.")]
