@@ -8,9 +8,9 @@
 //! - sums and differences of canonical values lie in `(-p, 2p) ⊂ (-2^31, 2^32)`; one
 //!   conditional correction by `p`, done as a mask (no branch on the value);
 //! - a product `a · b < p^2 < 2^62` is reduced by `q = (a b mod 2^32) · p^-1 mod 2^32`,
-//!   `(a b - q p) / 2^32 = hi(a b) - hi(q p)` in `(-p, p)` (the low words are equal; with
-//!   AVX-512DQ enabled when compiling, the high word of the 64-bit difference), then the same
-//!   masked correction.
+//!   `(a b - q p) / 2^32 = hi(a b) - hi(q p)` in `(-p, p)` (the low words are equal; for
+//!   BabyBear, and for every field with AVX-512DQ enabled when compiling, the high word of the
+//!   64-bit difference: [`Monty31Modulus::WIDE_REDUCTION`]), then the same masked correction.
 //!
 //! Constant time: no branch and no memory address depends on an element's value (the masked
 //! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the
@@ -131,9 +131,11 @@ const fn sub_p_if_not_below<P: Monty31Modulus>(v: u32) -> u32 {
 /// products (a full round's S-boxes, the internal layer's products), and in a build with
 /// AVX-512DQ (`-C target-cpu=native` on an AVX-512 CPU) [`reduce_high_words`] became 64-bit
 /// lane multiplications (`vpmullq`): Horizen Labs BabyBear t = 16 ran 8% slower than in the
-/// default build, and with [`reduce_wide`] it runs 15-20% faster. Elsewhere
-/// [`reduce_high_words`], faster there for KoalaBear (3-12%: Plonky3 t = 24, SP1 t = 16).
-/// Measurements in docs/benchmarks.md (2026-12-06).
+/// default build, and with [`reduce_wide`] it runs 15-20% faster. Without AVX-512DQ the
+/// field's [`Monty31Modulus::WIDE_REDUCTION`] chooses: [`reduce_wide`] for BabyBear (its
+/// scalar permutations 5-12% faster in the default build), [`reduce_high_words`] for
+/// KoalaBear (3-12% faster there: Plonky3 t = 24, SP1 t = 16). Measurements in
+/// docs/benchmarks.md (2026-12-06).
 #[inline(always)]
 const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
     if P::WIDE_REDUCTION || cfg!(target_feature = "avx512dq") {
