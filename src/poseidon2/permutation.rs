@@ -25,6 +25,36 @@ pub(crate) trait RoundOps: Copy {
     /// One round step: the round constant `c`, then the S-box, `(self + c)^D` (see
     /// [`Field::add_sbox`]).
     fn add_sbox<const D: u64>(self, c: Self::Constant) -> Self;
+
+    /// The full rounds whose constants are `constants` (whole rounds of `state.len()`):
+    /// [`full_rounds`], which a representation holding several independent groups of states
+    /// may run one group at a time.
+    #[inline(always)]
+    fn full_rounds<const D: u64>(
+        state: &mut [Self],
+        constants: &[Self::Constant],
+        m4: ExternalMatrix,
+    ) where
+        Self: LinearLayers<Self::Constant> + DiagonalOps<Self::Constant>,
+    {
+        full_rounds::<Self, D>(state, constants, m4);
+    }
+}
+
+/// The full rounds whose constants are `constants` (whole rounds of `state.len()`), one
+/// [`full_round`] after another.
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
+pub(crate) fn full_rounds<A, const D: u64>(
+    state: &mut [A],
+    constants: &[A::Constant],
+    m4: ExternalMatrix,
+) where
+    A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
+{
+    for round in constants.chunks_exact(state.len()) {
+        full_round::<A, D>(state, round, m4);
+    }
 }
 
 impl<F: Field + LinearLayers> RoundOps for F {
@@ -99,13 +129,10 @@ pub(crate) fn permute<A, const D: u64>(state: &mut [A], rc: RoundConstants<'_, A
 where
     A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
 {
-    let t = state.len();
     let (first, last) = rc.external.split_at(rc.external.len() / 2);
     let m4 = rc.external_matrix;
     A::external_layer(state, m4);
-    for constants in first.chunks_exact(t) {
-        full_round::<A, D>(state, constants, m4);
-    }
+    A::full_rounds::<D>(state, first, m4);
     // A representation with diagonals compiled into the code runs the partial rounds with one
     // of them when `diag_m1` and the sum scale are that diagonal's; otherwise they run here,
     // with the table. Both go through `partial_rounds`.
@@ -123,9 +150,7 @@ where
         };
         partial_rounds::<A, _, D>(state, rc.internal, &layer);
     }
-    for constants in last.chunks_exact(t) {
-        full_round::<A, D>(state, constants, m4);
-    }
+    A::full_rounds::<D>(state, last, m4);
 }
 
 /// The internal layer as [`partial_rounds`] applies it: the instance's diagonal table read at
