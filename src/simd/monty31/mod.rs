@@ -13,7 +13,9 @@
 //! every lane is canonical (`[0, p)`); inside a step values may be *signed*: an `i32` in
 //! `[-p, p]` congruent to the element. `G` groups run interleaved as one [`Packed`] value (two
 //! on AVX-512F, whose 32 registers hold them, so that one group's partial-round S-box hides the
-//! other's latency; one on AVX2; the last group of a batch runs alone).
+//! other's latency; one on AVX2; the last group of a batch runs alone). In a build without
+//! AVX-512F enabled when compiling, the full rounds run one group after the other
+//! ([`full_rounds_by_group`]: interleaved, the two states alone filled the 32 registers).
 //!
 //! # Constant time
 //! No branch and no memory address depends on a lane's value: every correction is an unsigned
