@@ -652,11 +652,13 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
     /// otherwise interleaved like the partial rounds.
     #[inline(always)]
     fn full_rounds<const D: u64>(state: &mut [Self], constants: &[Word], m4: ExternalMatrix) {
-        match state.len() {
-            _ if G == 1 || cfg!(target_feature = "avx512f") => {}
-            16 => return full_rounds_by_group::<V, F, G, D, 16>(state, constants, m4),
-            24 => return full_rounds_by_group::<V, F, G, D, 24>(state, constants, m4),
-            _ => {}
+        if G > 1 && !cfg!(target_feature = "avx512f") {
+            if let Ok(state) = <&mut [Self; 16]>::try_from(&mut *state) {
+                return full_rounds_by_group::<V, F, G, D, 16>(state, constants, m4);
+            }
+            if let Ok(state) = <&mut [Self; 24]>::try_from(&mut *state) {
+                return full_rounds_by_group::<V, F, G, D, 24>(state, constants, m4);
+            }
         }
         full_rounds::<Self, D>(state, constants, m4);
     }
@@ -688,13 +690,10 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
 /// where the interleaved rounds are kept.
 #[inline(always)]
 fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
-    state: &mut [Packed<V, F, G>],
+    state: &mut [Packed<V, F, G>; T],
     constants: &[Word],
     m4: ExternalMatrix,
 ) {
-    let Some(state) = state.first_chunk_mut::<T>() else {
-        return;
-    };
     for g in 0..G {
         let mut one = [Packed::<V, F, 1>([state[0].0[0]], PhantomData); T];
         for (y, x) in one.iter_mut().zip(state.iter()) {
