@@ -137,10 +137,30 @@ pub(crate) trait CompiledLayer<E>: LinearOps + RoundOps {
         self.compiled_output(m, s)
     }
 
-    /// Whether [`CompiledLayer::compiled_output_then_round`] is faster than the output and the
-    /// next round's step one after the other, so that the partial rounds should run the layer
-    /// and the next round's step together ([`compiled_internal_layer`] with a constant).
-    const FUSES_ROUND: bool = false;
+    /// The least S-box degree from which the layer forms the products of outputs `1 .. t-1`
+    /// before it adds the sum to any ([`CompiledLayer::compiled_product`] each, then
+    /// [`CompiledLayer::compiled_add_product`] each; the S-box on `x_0` runs meanwhile);
+    /// `u64::MAX`, never, by default. A constant, so that the branch not taken is not compiled.
+    const PRODUCTS_FIRST_FROM: u64 = u64::MAX;
+    /// The product part of [`CompiledLayer::compiled_output`] (from
+    /// [`CompiledLayer::PRODUCTS_FIRST_FROM`]); the default leaves `self` for
+    /// [`CompiledLayer::compiled_add_product`].
+    #[inline(always)]
+    fn compiled_product(self, _m: &E) -> Self {
+        self
+    }
+    /// The rest of [`CompiledLayer::compiled_output`] on what
+    /// [`CompiledLayer::compiled_product`] returned.
+    #[inline(always)]
+    fn compiled_add_product(self, m: &E, s: Self::Sum) -> Self {
+        self.compiled_output(m, s)
+    }
+
+    /// The least S-box degree from which the partial rounds run the layer and the next
+    /// round's step together ([`compiled_internal_layer`] with a constant: output 0, then its
+    /// S-box through [`CompiledLayer::compiled_output_then_round`], then the other outputs),
+    /// because that is faster than the layer and then the step; `u64::MAX`, never, by default.
+    const FUSES_ROUND_FROM: u64 = u64::MAX;
 
     /// `(m · self + s + c)^D`: output 0 of the layer, then the next partial round's step with
     /// its constant `c` ([`RoundOps::add_sbox`]). The default runs them one after the other; a
@@ -479,7 +499,10 @@ fn internal_layer_with<A: DiagonalOps<C>, C>(
 ///
 /// With `next = Some(c)`, the next partial round's step follows on `x_0`: `x_0 <- (x_0 + c)^D`
 /// after the layer, through [`CompiledLayer::compiled_output_then_round`] (for fewer than two
-/// elements, the step alone).
+/// elements, the step alone), placed before the other outputs. From
+/// [`CompiledLayer::PRODUCTS_FIRST_FROM`], the products of outputs `1 .. t-1` are all formed
+/// before output 0, and the sum added to each after it: the work that does not wait for
+/// `x_0`'s S-box comes first.
 #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
 #[cfg_attr(fast_poseidon2_unoptimized, inline)]
 pub(crate) fn compiled_internal_layer<A: CompiledLayer<E>, E, const D: u64>(
@@ -503,19 +526,35 @@ pub(crate) fn compiled_internal_layer<A: CompiledLayer<E>, E, const D: u64>(
         }
         return;
     };
+    macro_rules! every_index {
+        ($each:ident) => {
+            $each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
+        };
+    }
+    const { assert!(MAX_WIDTH == 32) };
+    macro_rules! product {
+        ($($i:literal)*) => {$(
+            if let (true, Some(x), Some(m)) = ($i > 0, state.get_mut($i), diag.get($i)) {
+                *x = x.compiled_product(m);
+            }
+        )*};
+    }
+    if const { A::PRODUCTS_FIRST_FROM <= D } {
+        every_index!(product);
+    }
     macro_rules! each {
         ($($i:literal)*) => {$(
             if let (Some(x), Some(m)) = (state.get_mut($i), diag.get($i)) {
                 *x = match next {
                     Some(c) if $i == 0 => x.compiled_output_then_round::<D>(m, s, c),
                     None if $i == 0 => x.compiled_first_output(m, s),
+                    _ if const { A::PRODUCTS_FIRST_FROM <= D } => x.compiled_add_product(m, s),
                     _ => x.compiled_output(m, s),
                 };
             }
         )*};
     }
-    each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
-    const { assert!(MAX_WIDTH == 32) };
+    every_index!(each);
 }
 
 /// The fixed internal matrices of t = 2 (`[[2,1],[1,3]]`) and t = 3 (`[[2,1,1],[1,2,1],[1,1,3]]`):
@@ -721,7 +760,7 @@ impl CompiledLayer<Classified<GoldilocksFast>> for GoldilocksFast {
         self.mul_classified_add(m, s)
     }
 
-    const FUSES_ROUND: bool = true;
+    const FUSES_ROUND_FROM: u64 = 0;
 
     /// The constant joins the unreduced sum (`s + c < 2^70`, within the bounds of
     /// [`GoldilocksFast::mul_classified_add`]): the round's addition costs no reduction of its

@@ -156,9 +156,11 @@ where
 /// The internal layer as [`partial_rounds`] applies it: the instance's diagonal table read at
 /// run time ([`TableDiagonal`]), or a diagonal compiled into the code ([`CompiledDiagonal`]).
 trait InternalLayer<A: RoundOps> {
-    /// Whether [`Self::apply_then_round`] is faster than [`Self::apply`] followed by the next
-    /// round's step, so that [`partial_rounds`] should call it.
-    const FUSES_ROUND: bool = false;
+    /// The least S-box degree from which [`Self::apply_then_round`] is faster than
+    /// [`Self::apply`] followed by the next round's step, so that [`partial_rounds`] calls it
+    /// (`u64::MAX`, never, by default; a constant, so that the branch not taken is not
+    /// compiled).
+    const FUSES_ROUND_FROM: u64 = u64::MAX;
 
     /// Applies `M_I` to `state` in place (`D`, the S-box degree, is the permutation's).
     fn apply<const D: u64>(&self, state: &mut [A]);
@@ -202,7 +204,7 @@ struct CompiledDiagonal<'a, E> {
 }
 
 impl<A: CompiledLayer<E>, E> InternalLayer<A> for CompiledDiagonal<'_, E> {
-    const FUSES_ROUND: bool = A::FUSES_ROUND;
+    const FUSES_ROUND_FROM: u64 = A::FUSES_ROUND_FROM;
 
     #[inline(always)]
     fn apply<const D: u64>(&self, state: &mut [A]) {
@@ -223,7 +225,7 @@ fn partial_rounds<A: RoundOps, L: InternalLayer<A>, const D: u64>(
     internal: &[A::Constant],
     layer: &L,
 ) {
-    if L::FUSES_ROUND {
+    if const { L::FUSES_ROUND_FROM <= D } {
         // Each layer with the next round's step: `x_0`'s output takes the next constant
         // before its S-box (same rounds, grouped differently).
         let Some((&first, rest)) = internal.split_first() else {

@@ -11,11 +11,13 @@
 //! stores convert nothing. Shapes: a vector group is `LANES` states of width `t` (16 x t words
 //! on AVX-512F, 8 x t on AVX2), held as `t` registers. Between the steps of the round driver
 //! every lane is canonical (`[0, p)`); inside a step values may be *signed*: an `i32` in
-//! `[-p, p]` congruent to the element. `G` groups run interleaved as one [`Packed`] value (two
-//! on AVX-512F, whose 32 registers hold them, so that one group's partial-round S-box hides the
-//! other's latency; one on AVX2; the last group of a batch runs alone). In a build without
-//! AVX-512F enabled when compiling, the full rounds run one group after the other
-//! ([`full_rounds_by_group`]: interleaved, the two states alone filled the 32 registers).
+//! `[-p, p]` congruent to the element. `G` groups run as one [`Packed`] value (two on
+//! AVX-512F, one on AVX2; the last group of a batch runs alone). At the shipped widths (16,
+//! 24) the partial rounds with a compiled diagonal run one group after the other
+//! ([`compiled_partial_rounds_by_group`]), and so do the full rounds in a build without
+//! AVX-512F enabled when compiling ([`full_rounds_by_group`]); otherwise the groups'
+//! registers are interleaved operation by operation (the state of two groups alone fills
+//! AVX-512F's 32 registers).
 //!
 //! # Constant time
 //! No branch and no memory address depends on a lane's value: every correction is an unsigned
@@ -183,6 +185,9 @@ pub(super) trait Lanes: Copy {
     fn mul_signed(self, rhs: Self) -> Self;
     /// 64-bit lanes: the exact product of the low 32 bits of each, as `u32`s.
     fn mul_unsigned(self, rhs: Self) -> Self;
+    /// Whether the register type has mask registers (AVX-512F): [`Lanes::add_where_odd`] and
+    /// [`Lanes::low_product_or`] return `Some` exactly when it has.
+    const MASKS: bool;
     /// On registers with mask registers (AVX-512F): `self + half` in the lanes where `x` is
     /// odd and `self` elsewhere, as a test into a mask register and a masked addition. `None`
     /// on AVX2 ([`add_inverse_power_product`]: its replacement there measured slower).
@@ -223,7 +228,7 @@ pub(super) trait Lanes: Copy {
 macro_rules! lanes_types {
     ($(
         $(#[$doc:meta])* $name:ident($reg:ty), $lanes:literal lanes, $registers:literal registers,
-        $groups:literal groups,
+        masks $masks:literal, $groups:literal groups,
         backend $backend:ident, feature $feature:tt,
         splat $splat:ident, load $load:ident, store $store:ident, add $add:ident, sub $sub:ident,
         min $min:ident, and $and:ident, shift_right $shr:ident, mul_low $mul_low:ident,
@@ -258,6 +263,7 @@ macro_rules! lanes_types {
         impl Lanes for $name {
             const LANES: usize = $lanes;
             const REGISTERS: usize = $registers;
+            const MASKS: bool = $masks;
             const BACKEND: BatchBackend = BatchBackend::$backend;
             type Words = [u32; $lanes];
 
@@ -387,7 +393,7 @@ macro_rules! lanes_types {
 
 lanes_types! {
     /// Sixteen `u32` lanes (AVX-512F; its own operations in [`avx512`]).
-    Avx512(__m512i), 16 lanes, 32 registers, 2 groups, backend Avx512, feature "avx512f",
+    Avx512(__m512i), 16 lanes, 32 registers, masks true, 2 groups, backend Avx512, feature "avx512f",
     splat _mm512_set1_epi32, load _mm512_loadu_si512, store _mm512_storeu_si512,
     add _mm512_add_epi32, sub _mm512_sub_epi32, min _mm512_min_epu32, and _mm512_and_si512,
     shift_right _mm512_srlv_epi32, mul_low _mm512_mullo_epi32, sub64 _mm512_sub_epi64,
@@ -395,7 +401,7 @@ lanes_types! {
     mul_signed _mm512_mul_epi32, mul_unsigned _mm512_mul_epu32;
 
     /// Eight `u32` lanes (AVX2; its own operations in [`avx2`]).
-    Avx2(__m256i), 8 lanes, 16 registers, 1 groups, backend Avx2, feature "avx2",
+    Avx2(__m256i), 8 lanes, 16 registers, masks false, 1 groups, backend Avx2, feature "avx2",
     splat _mm256_set1_epi32, load _mm256_loadu_si256, store _mm256_storeu_si256,
     add _mm256_add_epi32, sub _mm256_sub_epi32, min _mm256_min_epu32, and _mm256_and_si256,
     shift_right _mm256_srlv_epi32, mul_low _mm256_mullo_epi32, sub64 _mm256_sub_epi64,
@@ -511,16 +517,30 @@ fn mul_constant<V: Lanes, F: Field>(x: V, c: Constant<V>) -> V {
 }
 
 /// `m x + s (mod p)`, canonical, for canonical `x`, `s` and an entry `m` of the internal
-/// diagonal in kernel form, by the code its kind names (`kernel_form::monty31::diagonal_word`;
-/// bounds in the module docs): the canonical `|m| x` by additions for `±1 .. ±4` or by a shift,
-/// a mask and a 32-bit multiplication for `±2^-n`, then one modular addition to `s` (or
-/// subtraction from it, for a negative entry); else the signed Montgomery product and
-/// [`add_signed`]. The kind is a public constant of the instance: the branch depends on no
-/// state value.
+/// diagonal in kernel form: [`add_product`] of [`diagonal_product`] (the two halves apart let
+/// the partial rounds form every product before the sum arrives,
+/// [`CompiledLayer::PRODUCTS_FIRST_FROM`]).
 #[inline(always)]
 fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
-    let kind = m[3];
-    let v = match kind & 0xff {
+    add_product::<V, F>(diagonal_product::<V, F>(x, m), m, s)
+}
+
+/// The product of canonical `x` by an entry `m` of the internal diagonal in kernel form, in
+/// the form its kind and the ISA give it, by the code its kind names
+/// (`kernel_form::monty31::diagonal_word`; bounds in the module docs); [`add_product`] adds it
+/// to the sum. The kind is a public constant of the instance: the branch depends on no state
+/// value.
+/// - `±1 .. ±4`: the canonical `|m| x`, by additions.
+/// - `±2^-n`, `x = h 2^n + l` (words: `n`, `c = (p - 1) >> n`, the mask `2^n - 1`): with mask
+///   registers ([`Lanes::MASKS`], AVX-512F), `n = 1`: `x / 2 = h + l (p + 1) / 2`, canonical
+///   ([`Lanes::add_where_odd`]); `n > 1`: `u = -2^-n x`, `l c - h` where `l != 0` and `p - h`
+///   where `l = 0` ([`Lanes::low_product_or`]), in `(0, p]` without a correction. Without
+///   (AVX2): `h - l c` in `(-p, p)` made canonical ([`canonical`]; [`add_signed`] of the
+///   signed value in its place made KoalaBear16 13% slower there, 2026-12-06).
+/// - any other entry: the signed Montgomery product ([`mul_constant`]).
+#[inline(always)]
+fn diagonal_product<V: Lanes, F: Field>(x: V, m: &Word) -> V {
+    match m[3] & 0xff {
         SMALL => match m[4] {
             1 => x,
             2 => add::<V, F>(x, x),
@@ -531,59 +551,40 @@ fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
             }
         },
         HALVE => {
-            if let Some(y) = add_inverse_power_product::<V, F>(x, m, s) {
-                return y;
+            let n = splat(x, m[1] as u32);
+            let (mask, c) = (splat(x, m[4] as u32), splat(x, m[2] as u32));
+            if m[1] == 1 {
+                if let Some(half) = x
+                    .shr(n)
+                    .add_where_odd(x, splat(x, Consts::<F>::P.div_ceil(2)))
+                {
+                    return half;
+                }
+            } else if let Some(u) = x.low_product_or(mask, c, modulus::<V, F>(x)) {
+                return u.sub32(x.shr(n));
             }
-            // `n`, `(p - 1) >> n` and the mask `2^n - 1` (`kernel_form::monty31::diagonal_word`).
-            let high = x.shr(splat(x, m[1] as u32));
-            let low = x.and(splat(x, m[4] as u32));
-            let low_part = low.mul_low(splat(x, m[2] as u32));
-            canonical::<V, F>(high.sub32(low_part))
+            canonical::<V, F>(x.shr(n).sub32(x.and(mask).mul_low(c)))
         }
-        _ => return add_signed::<V, F>(mul_constant::<V, F>(x, Constant::broadcast(x, m)), s),
-    };
-    if kind & NEGATE == 0 {
-        add::<V, F>(s, v)
-    } else {
-        sub::<V, F>(s, v)
+        _ => mul_constant::<V, F>(x, Constant::broadcast(x, m)),
     }
 }
 
-/// On registers with mask registers (AVX-512F), `±2^-n x + s (mod p)`, canonical, for
-/// canonical `x`, `s` and a [`HALVE`] entry `m` (its words: `n`, `c = (p - 1) >> n` and the
-/// mask `2^n - 1`, `kernel_form::monty31::diagonal_word`; bounds in the module docs); `None`
-/// elsewhere (AVX2: [`add_diagonal_product`]'s signed difference and correction; the `n = 1`
-/// code below with `vpsignd` in place of the mask made BabyBear16 6% slower there, measured
-/// 2026-12-05). With `x = h 2^n + l`:
-/// - `n = 1`: `x / 2 = h + l (p + 1) / 2`, canonical ([`Lanes::add_where_odd`]), then one
-///   modular addition or subtraction (three operations for the product where the general
-///   case takes five);
-/// - else `u = -2^-n x`: `l c - h` where `l != 0` and `p - h` where `l = 0`
-///   ([`Lanes::low_product_or`]), in `(0, p]` without a correction, then `s + u` for a
-///   negative entry and `s - u` for a positive one (both exact for `u = p`).
+/// `m x + s (mod p)`, canonical, from the product `v` [`diagonal_product`] formed and the
+/// canonical sum `s`: one modular addition or subtraction for a canonical `v` (by the sign of
+/// the entry, flipped for AVX-512F's `-2^-n x`), [`add_signed`] for a signed one.
 #[inline(always)]
-fn add_inverse_power_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> Option<V> {
+fn add_product<V: Lanes, F: Field>(v: V, m: &Word, s: V) -> V {
     let negative = m[3] & NEGATE != 0;
-    let n = m[1] as u32;
-    if n == 1 {
-        let half = x
-            .shr(splat(x, 1))
-            .add_where_odd(x, splat(x, Consts::<F>::P.div_ceil(2)))?;
-        return Some(if negative {
-            sub::<V, F>(s, half)
-        } else {
-            add::<V, F>(s, half)
-        });
-    }
-    let (mask, c) = (splat(x, m[4] as u32), splat(x, m[2] as u32));
-    let u = x
-        .low_product_or(mask, c, modulus::<V, F>(x))?
-        .sub32(x.shr(splat(x, n)));
-    Some(if negative {
-        add::<V, F>(s, u)
+    let subtract = match m[3] & 0xff {
+        SMALL => negative,
+        HALVE => negative != (V::MASKS && m[1] != 1),
+        _ => return add_signed::<V, F>(v, s),
+    };
+    if subtract {
+        sub::<V, F>(s, v)
     } else {
-        sub::<V, F>(s, u)
-    })
+        add::<V, F>(s, v)
+    }
 }
 
 /// Element `i` of `G` vector groups, one register per group, canonical.
@@ -649,7 +650,7 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
 
     /// Several groups ([`Packed`] on AVX-512F, two) at the shipped widths in a build without
     /// AVX-512F enabled when compiling: one group after the other ([`full_rounds_by_group`]),
-    /// otherwise interleaved like the partial rounds.
+    /// otherwise interleaved.
     #[inline(always)]
     fn full_rounds<const D: u64>(state: &mut [Self], constants: &[Word], m4: ExternalMatrix) {
         if G > 1 && !cfg!(target_feature = "avx512f") {
@@ -681,13 +682,14 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
     }
 }
 
-/// The full rounds of `G` groups of width `T` run one group after the other, each group's `T`
-/// registers copied out and back ([`RoundOps::full_rounds`]): a full round of one group already
-/// has `T` independent S-boxes, and two interleaved groups of 16 fill AVX-512F's 32 registers
-/// with the state alone, so the compiler spilled. Measured (docs/benchmarks.md, 2026-12-06):
-/// 2% (BabyBear t = 16) and 5% (KoalaBear t = 16) faster batches in the default build, no faster
-/// and within 1-2% when AVX-512F is enabled for the whole program (`-C target-cpu=native`),
-/// where the interleaved rounds are kept.
+/// The full rounds of `G` groups of width `T` run one group after the other
+/// ([`RoundOps::full_rounds`]; [`group`] and [`set_group`] copy each group's `T` registers out
+/// and back): a full round of one group already has `T` independent S-boxes, and two
+/// interleaved groups of 16 fill AVX-512F's 32 registers with the state alone, so the compiler
+/// spilled. Measured (docs/benchmarks.md, 2026-12-06): 2% (BabyBear t = 16) and 5% (KoalaBear
+/// t = 16) faster batches in the default build, no faster and within 1-2% when AVX-512F is
+/// enabled for the whole program (`-C target-cpu=native`), where the interleaved rounds are
+/// kept.
 #[inline(always)]
 fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
     state: &mut [Packed<V, F, G>; T],
@@ -695,14 +697,62 @@ fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const 
     m4: ExternalMatrix,
 ) {
     for g in 0..G {
-        let mut one = [Packed::<V, F, 1>([state[0].0[0]], PhantomData); T];
-        for (y, x) in one.iter_mut().zip(state.iter()) {
-            y.0[0] = x.0[g];
-        }
+        let mut one = group(state, g);
         full_rounds::<Packed<V, F, 1>, D>(&mut one, constants, m4);
-        for (x, y) in state.iter_mut().zip(&one) {
-            x.0[g] = y.0[0];
+        set_group(state, g, &one);
+    }
+}
+
+/// The partial rounds with a diagonal compiled into the code
+/// ([`LinearLayers::compiled_partial_rounds`]) of `G` groups of width `T`, one group after the
+/// other: a group's state then stays in registers (two interleaved groups of 16 filled
+/// AVX-512F's 32 and spilled in every round), and the S-box on `x_0` overlaps the rest of the
+/// layer within the group ([`CompiledLayer::FUSES_ROUND_FROM`]). Measured (docs/benchmarks.md,
+/// 2026-12-06): BabyBear16 and KoalaBear16 batches 1-2% faster with AVX-512F. `false`, `state`
+/// untouched, if the diagonal is not a compiled one (the same answer for every group: it
+/// depends on the constants only).
+#[inline(always)]
+fn compiled_partial_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
+    state: &mut [Packed<V, F, G>; T],
+    internal: &[Word],
+    diag_m1: &[Word],
+    scale: Option<&Word>,
+) -> bool {
+    for g in 0..G {
+        let mut one = group(state, g);
+        if !crate::instances::compiled_kernel_partial_rounds::<F, Packed<V, F, 1>, D>(
+            &mut one, internal, diag_m1, scale,
+        ) {
+            return false;
         }
+        set_group(state, g, &one);
+    }
+    true
+}
+
+/// Group `g` of `state` (`g < G`), as its own state (a loop, not `array::from_fn`: nothing on
+/// the kernel's path takes a closure, see [`Packed`]).
+#[inline(always)]
+fn group<V: Lanes, F: Field, const G: usize, const T: usize>(
+    state: &[Packed<V, F, G>; T],
+    g: usize,
+) -> [Packed<V, F, 1>; T] {
+    let mut one = [Packed([state[0].0[g]], PhantomData); T];
+    for (y, x) in one.iter_mut().zip(state) {
+        y.0[0] = x.0[g];
+    }
+    one
+}
+
+/// Writes `one` back as group `g` of `state` (`g < G`).
+#[inline(always)]
+fn set_group<V: Lanes, F: Field, const G: usize, const T: usize>(
+    state: &mut [Packed<V, F, G>; T],
+    g: usize,
+    one: &[Packed<V, F, 1>; T],
+) {
+    for (x, y) in state.iter_mut().zip(one) {
+        x.0[g] = y.0[0];
     }
 }
 
@@ -775,6 +825,39 @@ impl<V: Lanes, F: Field, const G: usize> CompiledLayer<Word> for Packed<V, F, G>
             all: sum(state).mul_diagonal(scale),
             tail: None,
         }
+    }
+
+    /// From degree 5 (BabyBear's 7), whose S-box chain is long enough that the next round's
+    /// S-box should start before this round's outputs, and their products before the S-box
+    /// ends (measured 2026-12-06, batches of BabyBear16: AVX2 12% faster, AVX-512F level;
+    /// KoalaBear16's degree 3: AVX2 1-2% slower, AVX-512F level).
+    const PRODUCTS_FIRST_FROM: u64 = 5;
+    /// As [`CompiledLayer::PRODUCTS_FIRST_FROM`].
+    const FUSES_ROUND_FROM: u64 = 5;
+    /// [`CompiledLayer::compiled_first_output`], then the S-box.
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
+    fn compiled_output_then_round<const D: u64>(
+        self,
+        m: &Word,
+        s: LayerSum<Self>,
+        c: Word,
+    ) -> Self {
+        self.compiled_first_output(m, s).add_sbox::<D>(c)
+    }
+    #[inline(always)]
+    fn compiled_product(mut self, m: &Word) -> Self {
+        for x in self.0.iter_mut() {
+            *x = diagonal_product::<V, F>(*x, m);
+        }
+        self
+    }
+    #[inline(always)]
+    fn compiled_add_product(mut self, m: &Word, s: LayerSum<Self>) -> Self {
+        for (x, &s) in self.0.iter_mut().zip(&s.all.0) {
+            *x = add_product::<V, F>(*x, m, s);
+        }
+        self
     }
 
     #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
@@ -859,7 +942,9 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
     }
 
     /// The registry's diagonals compiled into the code (`crate::instances`): Plonky3's and
-    /// SP1's, whose entries then cost no branch and no load per round.
+    /// SP1's, whose entries then cost no branch and no load per round; several groups at the
+    /// shipped widths one after the other ([`compiled_partial_rounds_by_group`]), and at any
+    /// other width the table (`false`).
     #[inline(always)]
     fn compiled_partial_rounds<const D: u64>(
         state: &mut [Self],
@@ -868,6 +953,21 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
         scale: Option<&Word>,
         _: Sealed,
     ) -> bool {
+        if G > 1 {
+            if let Ok(state) = <&mut [Self; 16]>::try_from(&mut *state) {
+                return compiled_partial_rounds_by_group::<V, F, G, D, 16>(
+                    state, internal, diag_m1, scale,
+                );
+            }
+            if let Ok(state) = <&mut [Self; 24]>::try_from(&mut *state) {
+                return compiled_partial_rounds_by_group::<V, F, G, D, 24>(
+                    state, internal, diag_m1, scale,
+                );
+            }
+            // The registry's diagonals are of the shipped widths: any other width runs the
+            // table (not compiling the registry a second time, for interleaved groups).
+            return false;
+        }
         crate::instances::compiled_kernel_partial_rounds::<F, Self, D>(
             state, internal, diag_m1, scale,
         )
@@ -962,8 +1062,8 @@ fn permute_width<
 /// The most lanes of a register type (AVX-512F), for the transpose buffer's size.
 const MAX_LANES: usize = 16;
 
-/// Loads `G` groups of states (`chunk`, flat, width `t`), permutes them interleaved, stores
-/// them back (canonical words).
+/// Loads `G` groups of states (`chunk`, flat, width `t`), permutes them as one [`Packed`]
+/// state, stores them back (canonical words).
 ///
 /// A group's states are copied word by word into a buffer of `LANES` rows (one per state,
 /// each padded with zeros to a multiple of `LANES` words: a plain copy for the compiler to
