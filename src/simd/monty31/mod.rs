@@ -690,7 +690,8 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
 /// t = 16) faster batches in the default build, no faster and within 1-2% when AVX-512F is
 /// enabled for the whole program (`-C target-cpu=native`), where the interleaved rounds are
 /// kept.
-#[inline(always)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
     state: &mut [Packed<V, F, G>; T],
     constants: &[Word],
@@ -711,7 +712,8 @@ fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const 
 /// 2026-12-06): BabyBear16 and KoalaBear16 batches 1-2% faster with AVX-512F. `false`, `state`
 /// untouched, if the diagonal is not a compiled one (the same answer for every group: it
 /// depends on the constants only).
-#[inline(always)]
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn compiled_partial_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
     state: &mut [Packed<V, F, G>; T],
     internal: &[Word],
