@@ -145,13 +145,15 @@ pub(crate) trait CompiledLayer<E>: LinearOps + RoundOps {
     /// The product part of [`CompiledLayer::compiled_output`] (from
     /// [`CompiledLayer::PRODUCTS_FIRST_FROM`]); the default leaves `self` for
     /// [`CompiledLayer::compiled_add_product`].
-    #[inline(always)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_product(self, _m: &E) -> Self {
         self
     }
     /// The rest of [`CompiledLayer::compiled_output`] on what
     /// [`CompiledLayer::compiled_product`] returned.
-    #[inline(always)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_add_product(self, m: &E, s: Self::Sum) -> Self {
         self.compiled_output(m, s)
     }

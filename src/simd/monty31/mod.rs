@@ -847,14 +847,16 @@ impl<V: Lanes, F: Field, const G: usize> CompiledLayer<Word> for Packed<V, F, G>
     ) -> Self {
         self.compiled_first_output(m, s).add_sbox::<D>(c)
     }
-    #[inline(always)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_product(mut self, m: &Word) -> Self {
         for x in self.0.iter_mut() {
             *x = diagonal_product::<V, F>(*x, m);
         }
         self
     }
-    #[inline(always)]
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn compiled_add_product(mut self, m: &Word, s: LayerSum<Self>) -> Self {
         for (x, &s) in self.0.iter_mut().zip(&s.all.0) {
             *x = add_product::<V, F>(*x, m, s);
