@@ -72,7 +72,7 @@
 //!   shift, a mask, a multiplication, a subtraction and a correction in place of six `vpmul*`
 //!   and the joins. The sign of the entry picks [`add`] or [`sub`] of the canonical `|m| x`
 //!   with the sum (three operations each). AVX-512F's mask registers make two of these
-//!   cheaper ([`add_inverse_power_product`]): `x / 2 = h + l (p + 1) / 2` is a shift and a
+//!   cheaper ([`diagonal_product`]): `x / 2 = h + l (p + 1) / 2` is a shift and a
 //!   masked addition, canonical; for `n > 1`, `u = -2^-n x = l (p - 1) / 2^n - h` is in
 //!   `(0, p)` when `l != 0` (then `h < (p - 1) / 2^n <= l (p - 1) / 2^n < p`), and `p - h`
 //!   in `(0, p]` is taken where `l = 0` (a masked multiplication with `p` as the default):
@@ -190,7 +190,7 @@ pub(super) trait Lanes: Copy {
     const MASKS: bool;
     /// On registers with mask registers (AVX-512F): `self + half` in the lanes where `x` is
     /// odd and `self` elsewhere, as a test into a mask register and a masked addition. `None`
-    /// on AVX2 ([`add_inverse_power_product`]: its replacement there measured slower).
+    /// on AVX2 ([`diagonal_product`]: its replacement there measured slower).
     fn add_where_odd(self, x: Self, half: Self) -> Option<Self>;
     /// On registers with mask registers (AVX-512F): `(self & mask) · c` (low 32 bits) in the
     /// lanes where `self & mask` is not zero and `or` in the others, as a test into a mask
@@ -687,9 +687,8 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
 /// and back): a full round of one group already has `T` independent S-boxes, and two
 /// interleaved groups of 16 fill AVX-512F's 32 registers with the state alone, so the compiler
 /// spilled. Measured (docs/benchmarks.md, 2026-12-06): 2% (BabyBear t = 16) and 5% (KoalaBear
-/// t = 16) faster batches in the default build, no faster and within 1-2% when AVX-512F is
-/// enabled for the whole program (`-C target-cpu=native`), where the interleaved rounds are
-/// kept.
+/// t = 16) faster batches in the default build, 1-5% slower when AVX-512F is enabled for the
+/// whole program (`-C target-cpu=native`), where the interleaved rounds are kept.
 #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
 #[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
