@@ -164,13 +164,13 @@ impl<T> Found for Option<T> {
 /// the same registry ([`compiled_kernel_partial_rounds`]).
 impl<P: Monty31Modulus> CompiledDiagonals for Monty31<P> {
     #[inline(always)]
-    fn partial_rounds<const D: u64>(
+    fn partial_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
         internal: &[Self],
         diag_m1: &[Self],
         scale: Option<&Self>,
     ) -> bool {
-        try_registries!(compiled_partial_rounds::<P, D>(
+        try_registries!(compiled_partial_rounds::<P, D, W>(
             state, internal, diag_m1, scale
         ))
     }
@@ -181,7 +181,7 @@ impl<P: Monty31Modulus> CompiledDiagonals for Monty31<P> {
 /// fields above.
 impl CompiledDiagonals for GoldilocksFast {
     #[inline(always)]
-    fn partial_rounds<const D: u64>(
+    fn partial_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
         internal: &[Self],
         diag_m1: &[Self],
@@ -189,7 +189,7 @@ impl CompiledDiagonals for GoldilocksFast {
     ) -> bool {
         #[cfg(feature = "goldilocks")]
         {
-            plonky3::compiled_goldilocks_partial_rounds::<D>(state, internal, diag_m1, scale)
+            plonky3::compiled_goldilocks_partial_rounds::<D, W>(state, internal, diag_m1, scale)
         }
         #[cfg(not(feature = "goldilocks"))]
         {
@@ -204,14 +204,14 @@ impl CompiledDiagonals for GoldilocksFast {
 /// whose constants are kernel words (`poseidon2::batch_cache::Word`): if `diag_m1` and `scale`
 /// are a listed permutation's (same field, same entries), runs the partial rounds with its
 /// diagonal in kernel form as constants of the code and returns `true`; else `false`, `state`
-/// untouched.
+/// untouched. `W`: as for [`CompiledDiagonals::partial_rounds`].
 #[cfg(fast_poseidon2_simd)]
 #[inline(always)]
 #[cfg_attr(
     not(any(feature = "babybear", feature = "koalabear")),
     allow(clippy::extra_unused_type_parameters) // `F` picks among the 31-bit registries
 )]
-pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64>(
+pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64, const W: usize>(
     state: &mut [A],
     internal: &[crate::poseidon2::batch_cache::Word],
     diag_m1: &[crate::poseidon2::batch_cache::Word],
@@ -222,7 +222,7 @@ where
     A: crate::poseidon2::permutation::RoundOps<Constant = crate::poseidon2::batch_cache::Word>
         + crate::poseidon2::linear::CompiledLayer<crate::poseidon2::batch_cache::Word>,
 {
-    try_registries!(compiled_kernel_partial_rounds::<F, A, D>(
+    try_registries!(compiled_kernel_partial_rounds::<F, A, D, W>(
         state, internal, diag_m1, scale
     ))
 }
@@ -369,6 +369,16 @@ where
         |c| plain_word(c.to_canonical_u64()),
         |c| plain_diagonal_word(c.to_canonical_u64())
     )
+}
+
+/// Whether `perm` has the width `w` fixed when compiling (`0`: any width): a registry
+/// compiles in only the diagonals the caller's width can match.
+#[cfg(any(feature = "babybear", feature = "koalabear", feature = "goldilocks"))]
+const fn of_width<F, const T: usize, const RF: usize, const RP: usize, const D: u64>(
+    _: &Poseidon2Ct<F, T, RF, RP, D>,
+    w: usize,
+) -> bool {
+    w == 0 || w == T
 }
 
 /// An entry of a diagonal table, compared with a compiled one by its stored word (the
@@ -550,19 +560,21 @@ impl<E: StoredWord, const T: usize> CompiledTable<E, T> {
 macro_rules! compiled_diagonals {
     (goldilocks: $($perm:path),* $(,)?) => {
         /// The partial rounds with the diagonal of the first listed Goldilocks permutation
-        /// whose diagonal table and sum scale are `diag_m1` and `scale`, if any (`true`); else
-        /// `false`, `state` untouched.
+        /// of the width `W` (`0`: any) whose diagonal table and sum scale are `diag_m1` and
+        /// `scale`, if any (`true`); else `false`, `state` untouched.
         #[inline(always)]
-        pub(crate) fn compiled_goldilocks_partial_rounds<const D: u64>(
+        pub(crate) fn compiled_goldilocks_partial_rounds<const D: u64, const W: usize>(
             state: &mut [$crate::field::goldilocks::GoldilocksFast],
             internal: &[$crate::field::goldilocks::GoldilocksFast],
             diag_m1: &[$crate::field::goldilocks::GoldilocksFast],
             scale: Option<&$crate::field::goldilocks::GoldilocksFast>,
         ) -> bool {
             $(
-                let table = &const { super::CompiledTable::goldilocks(&$perm) };
-                if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
-                    return true;
+                if const { super::of_width(&$perm, W) } {
+                    let table = &const { super::CompiledTable::goldilocks(&$perm) };
+                    if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
+                        return true;
+                    }
                 }
             )*
             false
@@ -575,13 +587,14 @@ macro_rules! compiled_diagonals {
         );
     };
     ($($(#[$cfg:meta])* $perm:path),* $(,)?) => {
-        /// The partial rounds with the diagonal of the first listed permutation whose diagonal
-        /// table and sum scale are `diag_m1` and `scale`, if any (`true`); else `false`,
-        /// `state` untouched.
+        /// The partial rounds with the diagonal of the first listed permutation of the width
+        /// `W` (`0`: any) whose diagonal table and sum scale are `diag_m1` and `scale`, if any
+        /// (`true`); else `false`, `state` untouched.
         #[inline(always)]
         pub(crate) fn compiled_partial_rounds<
             P: $crate::field::monty31::Monty31Modulus,
             const D: u64,
+            const W: usize,
         >(
             state: &mut [$crate::field::monty31::Monty31<P>],
             internal: &[$crate::field::monty31::Monty31<P>],
@@ -590,14 +603,18 @@ macro_rules! compiled_diagonals {
         ) -> bool {
             $(
                 $(#[$cfg])*
-                if let Some(table) = &const {
-                    super::CompiledTable::<
-                        $crate::field::diagonal::Classified<$crate::field::monty31::Monty31<P>>,
-                        _,
-                    >::of(&$perm)
-                } {
-                    if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
-                        return true;
+                if const { super::of_width(&$perm, W) } {
+                    if let Some(table) = &const {
+                        super::CompiledTable::<
+                            $crate::field::diagonal::Classified<
+                                $crate::field::monty31::Monty31<P>,
+                            >,
+                            _,
+                        >::of(&$perm)
+                    } {
+                        if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
+                            return true;
+                        }
                     }
                 }
             )*
@@ -609,7 +626,7 @@ macro_rules! compiled_diagonals {
         /// `A`, constants in kernel form).
         #[cfg(fast_poseidon2_simd)]
         #[inline(always)]
-        pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64>(
+        pub(crate) fn compiled_kernel_partial_rounds<F, A, const D: u64, const W: usize>(
             state: &mut [A],
             internal: &[$crate::poseidon2::batch_cache::Word],
             diag_m1: &[$crate::poseidon2::batch_cache::Word],
@@ -623,13 +640,15 @@ macro_rules! compiled_diagonals {
         {
             $(
                 $(#[$cfg])*
-                if let Some(table) = &const {
-                    super::CompiledTable::<$crate::poseidon2::batch_cache::Word, _>::kernel::<
-                        F, _, _, _, _,
-                    >(&$perm)
-                } {
-                    if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
-                        return true;
+                if const { super::of_width(&$perm, W) } {
+                    if let Some(table) = &const {
+                        super::CompiledTable::<$crate::poseidon2::batch_cache::Word, _>::kernel::<
+                            F, _, _, _, _,
+                        >(&$perm)
+                    } {
+                        if table.run_if_equal::<_, D>(state, internal, diag_m1, scale) {
+                            return true;
+                        }
                     }
                 }
             )*
@@ -824,7 +843,7 @@ mod compiled_tests {
             let start: [F; T] = core::array::from_fn(|_| next());
             let internal: [F; 5] = core::array::from_fn(|_| next());
             let mut a = start;
-            let ran = <F as CompiledDiagonals>::partial_rounds::<D>(
+            let ran = <F as CompiledDiagonals>::partial_rounds::<D, T>(
                 &mut a,
                 &internal,
                 diag,

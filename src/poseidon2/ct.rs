@@ -213,7 +213,7 @@ pub(crate) fn permute_fixed<
         external_matrix,
         internal_sum_scale,
     };
-    permute::<F, D>(state, constants);
+    permute::<F, D, T>(state, constants);
 }
 
 impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, const D: u64>

@@ -249,11 +249,12 @@ pub trait LinearLayers<C = Self>: Copy {
     /// `diag_m1` and `scale` (the internal sum scale, `None` for 1) are those of a diagonal
     /// registered for this representation ([`CompiledDiagonals`]), runs the `R_P` partial
     /// rounds (round constants `internal`) with it and returns `true`; otherwise returns
-    /// `false` and leaves `state` alone, and the driver runs them with the table. The default
-    /// registers none. Sealed: only this crate can call or override it.
+    /// `false` and leaves `state` alone, and the driver runs them with the table. `W` is the
+    /// width when fixed when compiling, `0` when read at run time (the round driver's). The
+    /// default registers none. Sealed: only this crate can call or override it.
     #[doc(hidden)]
     #[inline(always)]
-    fn compiled_partial_rounds<const D: u64>(
+    fn compiled_partial_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
         internal: &[C],
         diag_m1: &[C],
@@ -613,14 +614,14 @@ impl<C: MontConfig<N>, const N: usize> LinearLayers for Fp<MontBackend<C, N>, N>
 macro_rules! compiled_partial_rounds_from_registry {
     () => {
         #[inline(always)]
-        fn compiled_partial_rounds<const D: u64>(
+        fn compiled_partial_rounds<const D: u64, const W: usize>(
             state: &mut [Self],
             internal: &[Self],
             diag_m1: &[Self],
             scale: Option<&Self>,
             _: Sealed,
         ) -> bool {
-            <Self as CompiledDiagonals>::partial_rounds::<D>(state, internal, diag_m1, scale)
+            <Self as CompiledDiagonals>::partial_rounds::<D, W>(state, internal, diag_m1, scale)
         }
     };
 }

@@ -28,9 +28,9 @@ pub(crate) trait RoundOps: Copy {
 
     /// The full rounds whose constants are `constants` (whole rounds of `state.len()`):
     /// [`full_rounds`], which a representation holding several independent groups of states
-    /// may run one group at a time.
+    /// may run one group at a time. `W` is the width fixed when compiling, as in [`permute`].
     #[inline(always)]
-    fn full_rounds<const D: u64>(
+    fn full_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
         constants: &[Self::Constant],
         m4: ExternalMatrix,
@@ -123,20 +123,27 @@ fn add_sboxes<A: RoundOps, const D: u64>(state: &mut [A], constants: &[A::Consta
 
 /// Permutes `state` in place. `state.len()` is the width `t`; the caller guarantees that the
 /// constant slices have the matching lengths (checked when the instance was built).
+///
+/// `W` is the width when the caller fixed it when compiling (`state.len() == W`), `0` when it
+/// is read at run time. The representation's hooks take it ([`RoundOps::full_rounds`],
+/// [`LinearLayers::compiled_partial_rounds`]), so that a copy of the driver compiled for one
+/// width does not compile the code of the others (the registered diagonals of other widths).
 #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
 #[cfg_attr(fast_poseidon2_unoptimized, inline)]
-pub(crate) fn permute<A, const D: u64>(state: &mut [A], rc: RoundConstants<'_, A::Constant>)
-where
+pub(crate) fn permute<A, const D: u64, const W: usize>(
+    state: &mut [A],
+    rc: RoundConstants<'_, A::Constant>,
+) where
     A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
 {
     let (first, last) = rc.external.split_at(rc.external.len() / 2);
     let m4 = rc.external_matrix;
     A::external_layer(state, m4);
-    A::full_rounds::<D>(state, first, m4);
+    A::full_rounds::<D, W>(state, first, m4);
     // A representation with diagonals compiled into the code runs the partial rounds with one
     // of them when `diag_m1` and the sum scale are that diagonal's; otherwise they run here,
     // with the table. Both go through `partial_rounds`.
-    let compiled = A::compiled_partial_rounds::<D>(
+    let compiled = A::compiled_partial_rounds::<D, W>(
         state,
         rc.internal,
         rc.diag_m1,
@@ -150,7 +157,7 @@ where
         };
         partial_rounds::<A, _, D>(state, rc.internal, &layer);
     }
-    A::full_rounds::<D>(state, last, m4);
+    A::full_rounds::<D, W>(state, last, m4);
 }
 
 /// The internal layer as [`partial_rounds`] applies it: the instance's diagonal table read at
@@ -251,8 +258,9 @@ fn partial_rounds<A: RoundOps, L: InternalLayer<A>, const D: u64>(
 pub(crate) trait CompiledDiagonals: RoundOps + Sized {
     /// If `diag_m1` and `scale` are a registered diagonal's table and sum scale, runs the
     /// partial rounds with it ([`run_compiled`]) and returns `true`; else `false`, `state`
-    /// untouched. The comparison reads public constants only.
-    fn partial_rounds<const D: u64>(
+    /// untouched. The comparison reads public constants only. `W`: the width fixed when
+    /// compiling (only the diagonals of that width are compiled in), `0` for any width.
+    fn partial_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
         internal: &[Self::Constant],
         diag_m1: &[Self::Constant],

@@ -69,7 +69,7 @@ fn permute_width<F, const T: usize, const RF: usize, const RP: usize, const D: u
                 rc.internal_sum_scale,
             )
         }
-        _ => permute::<F, D>(state, rc),
+        _ => permute::<F, D, 0>(state, rc),
     }
 }
 
@@ -169,10 +169,10 @@ impl<F: Field + LinearLayers> Poseidon2<F> {
         }
         // The degree was validated to be 3, 5, 7 or 11 when the parameters were built.
         match self.params.sbox_degree {
-            3 => permute::<F, 3>(state, rc),
-            5 => permute::<F, 5>(state, rc),
-            7 => permute::<F, 7>(state, rc),
-            _ => permute::<F, 11>(state, rc),
+            3 => permute::<F, 3, 0>(state, rc),
+            5 => permute::<F, 5, 0>(state, rc),
+            7 => permute::<F, 7, 0>(state, rc),
+            _ => permute::<F, 11, 0>(state, rc),
         }
     }
 

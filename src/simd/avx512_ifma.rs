@@ -136,7 +136,7 @@ pub(super) trait Rounds: Copy {
 impl Rounds for RoundConstants<'_, Word> {
     #[inline(always)]
     fn permute<const D: u64, const G: usize>(self, x: &mut [Packed<'_, G>]) {
-        crate::poseidon2::permutation::permute::<Packed<'_, G>, D>(x, self);
+        crate::poseidon2::permutation::permute::<Packed<'_, G>, D, 0>(x, self);
     }
 }
 

@@ -356,8 +356,10 @@ impl<F: Field> BatchRounds<F> for Poseidon1Layout {
 /// kernel that has the family's rounds, and returns the states left (all of `states` on the
 /// portable path): `states` is a flat buffer of `states.len() / t` states of width `t`; the
 /// caller guarantees `states.len() % t == 0` and that the constants match `t`, and permutes the
-/// states left with the permutation's own single-state driver.
-fn permute_groups<'s, F: Field, L: BatchRounds<F>, const D: u64>(
+/// states left with the permutation's own single-state driver. `W` is `t` if the caller's type
+/// fixes it, else `0`: a kernel then compiles only its copy for `W` (or, for `0`, one for each
+/// of its shipped widths and one for the others).
+fn permute_groups<'s, F: Field, L: BatchRounds<F>, const D: u64, const W: usize>(
     states: &'s mut [F],
     t: usize,
     batch: Batch<'_, L>,
@@ -379,14 +381,14 @@ fn permute_groups<'s, F: Field, L: BatchRounds<F>, const D: u64>(
             (backend, Some((Kernel::Goldilocks(form), rc))) => {
                 match L::goldilocks(rc) {
                     Some(rc) if const { F::GOLDILOCKS_FACTOR.is_some() } => {
-                        goldilocks::permute_batch::<F, D>(states, t, form, rc, backend)
+                        goldilocks::permute_batch::<F, D, W>(states, t, form, rc, backend)
                     }
                     _ => states,
                 }
             }
             (backend, Some((Kernel::Monty31(_), rc))) => match L::monty31(rc) {
                 Some(rc) if const { F::MONTY31_MODULUS.is_some() } => {
-                    monty31::permute_batch::<F, D>(states, t, rc, backend)
+                    monty31::permute_batch::<F, D, W>(states, t, rc, backend)
                 }
                 _ => states,
             },

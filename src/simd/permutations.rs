@@ -16,14 +16,16 @@ use crate::poseidon2::linear::LinearLayers;
 #[cfg(feature = "parallel")]
 const PARALLEL_MIN_STATES: usize = 64;
 
-/// Permutes the flat buffer `states` (a whole number of width-`t` states) on `batch`'s backend,
-/// in chunks across rayon's threads with the `parallel` feature (every chunk shares `batch`'s
+/// Permutes the flat buffer `states` (a whole number of width-`t` states; `W` is `t` when the
+/// type fixes it, for a const-generic permutation, `0` when it is read at run time: the kernels
+/// then compile only the copy for that width) on `batch`'s backend, in chunks across rayon's
+/// threads with the `parallel` feature (every chunk shares `batch`'s
 /// cached kernel constants: nothing is converted or allocated per chunk). The states no kernel
 /// takes (all of them on the portable path) go to `permute_rest`, a buffer of whole states at
 /// a time: the permutation's own single-state driver, compiled for its width where the type
 /// knows it (with the width a run-time value, the loops over the state compiled about 30%
 /// slower in a `-C target-cpu=native` build, KoalaBear t = 16).
-fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
+fn run_batch<F: Field, L: BatchRounds<F>, const D: u64, const W: usize>(
     states: &mut [F],
     t: usize,
     batch: Batch<'_, L>,
@@ -40,12 +42,12 @@ fn run_batch<F: Field, L: BatchRounds<F>, const D: u64>(
             // Goldilocks AVX-512F kernels).
             let per_chunk = n.div_ceil(4 * threads).next_multiple_of(32) * t;
             states.par_chunks_mut(per_chunk).for_each(|chunk| {
-                permute_rest(super::permute_groups::<F, L, D>(chunk, t, batch));
+                permute_rest(super::permute_groups::<F, L, D, W>(chunk, t, batch));
             });
             return;
         }
     }
-    permute_rest(super::permute_groups::<F, L, D>(states, t, batch));
+    permute_rest(super::permute_groups::<F, L, D, W>(states, t, batch));
 }
 
 /// Runs `permute` on each state of `states`, a flat buffer of whole `[F; T]` states: the
@@ -76,12 +78,12 @@ impl<F: Field + LinearLayers, const T: usize, const RF: usize, const RP: usize, 
                 && let Some(compiled) = crate::instances::compiled_kernel_tables::<F, T, RF, RP>(rc)
             {
                 let batch = super::compiled_view::<F, T, RF, RP>(compiled, backend, n);
-                return run_batch::<F, Poseidon2Layout, D>(states, T, batch, permute_rest);
+                return run_batch::<F, Poseidon2Layout, D, T>(states, T, batch, permute_rest);
             }
         }
         let mut tables = None::<CtTables<T, RF, RP>>;
         let batch = super::stack_batch(&mut tables, rc, backend, n);
-        run_batch::<F, Poseidon2Layout, D>(states, T, batch, permute_rest);
+        run_batch::<F, Poseidon2Layout, D, T>(states, T, batch, permute_rest);
     }
 }
 
@@ -129,10 +131,10 @@ fn run_batch_of_degree<F: Field, L: BatchRounds<F>>(
 ) {
     let permute_rest = |rest: &mut [F]| rest.chunks_exact_mut(t).for_each(&permute_one);
     match d {
-        3 => run_batch::<F, L, 3>(states, t, batch, permute_rest),
-        5 => run_batch::<F, L, 5>(states, t, batch, permute_rest),
-        7 => run_batch::<F, L, 7>(states, t, batch, permute_rest),
-        _ => run_batch::<F, L, 11>(states, t, batch, permute_rest),
+        3 => run_batch::<F, L, 3, 0>(states, t, batch, permute_rest),
+        5 => run_batch::<F, L, 5, 0>(states, t, batch, permute_rest),
+        7 => run_batch::<F, L, 7, 0>(states, t, batch, permute_rest),
+        _ => run_batch::<F, L, 11, 0>(states, t, batch, permute_rest),
     }
 }
 
@@ -202,7 +204,7 @@ impl<F: Field, const T: usize, const RF: usize, const RP: usize, const D: u64>
         let mut tables = None::<Poseidon1Ct<Word, T, RF, RP, D>>;
         let batch = super::stack_batch(&mut tables, self.schedule(), backend, states.len() / T);
         let permute_rest = |rest: &mut [F]| each_state(rest, |s| self.permute_mut(s));
-        run_batch::<F, Poseidon1Layout, D>(states, T, batch, permute_rest);
+        run_batch::<F, Poseidon1Layout, D, T>(states, T, batch, permute_rest);
     }
 }
 

@@ -123,8 +123,14 @@ pub(super) trait Lanes: Copy {
     /// A token if the CPU runs this register type (cached detection).
     fn detect() -> Option<Cpu<Self>>;
     /// Permutes `states` (a whole number of groups of `LANES` states of width `job.t`) in
-    /// place: [`permute_all`] compiled with the ISA's target features.
-    fn permute_all<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_>);
+    /// place: [`permute_width`] compiled with the ISA's target features, for `W` if the
+    /// caller fixed the width when compiling (`job.t == W`), else (`W = 0`) for `job.t` if it
+    /// is a shipped Goldilocks width (8, 12, 16, 20), else for the width read at run time.
+    fn permute_all<F: Field, const D: u64, const W: usize>(
+        cpu: Cpu<Self>,
+        states: &mut [F],
+        job: Job<'_>,
+    );
 
     /// `x` in every lane.
     fn splat(cpu: Cpu<Self>, x: u64) -> Self;
@@ -179,10 +185,14 @@ macro_rules! lanes_types {
         pub(super) struct $name($reg);
 
         impl $name {
-            /// The kernel compiled for this ISA.
+            /// The kernel for the width `T` (`0`: read at run time) compiled for this ISA.
             #[target_feature(enable = $feature)]
-            fn entry<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_>) {
-                permute_all::<Self, F, D, $groups>(cpu, states, job);
+            fn entry<F: Field, const D: u64, const T: usize>(
+                cpu: Cpu<Self>,
+                states: &mut [F],
+                job: Job<'_>,
+            ) {
+                permute_width::<Self, F, D, $groups, T>(cpu, states, job);
             }
         }
 
@@ -193,9 +203,24 @@ macro_rules! lanes_types {
             fn detect() -> Option<Cpu<Self>> {
                 std::is_x86_feature_detected!($feature).then_some(Cpu(PhantomData))
             }
-            fn permute_all<F: Field, const D: u64>(cpu: Cpu<Self>, states: &mut [F], job: Job<'_>) {
+            fn permute_all<F: Field, const D: u64, const W: usize>(
+                cpu: Cpu<Self>,
+                states: &mut [F],
+                job: Job<'_>,
+            ) {
                 // SAFETY: `cpu` was issued by `detect`: the CPU has all `entry` enables.
-                unsafe { Self::entry::<F, D>(cpu, states, job) }
+                unsafe {
+                    if const { W > 0 } {
+                        return Self::entry::<F, D, W>(cpu, states, job);
+                    }
+                    match job.t {
+                        8 => Self::entry::<F, D, 8>(cpu, states, job),
+                        12 => Self::entry::<F, D, 12>(cpu, states, job),
+                        16 => Self::entry::<F, D, 16>(cpu, states, job),
+                        20 => Self::entry::<F, D, 20>(cpu, states, job),
+                        _ => Self::entry::<F, D, 0>(cpu, states, job),
+                    }
+                }
             }
             #[inline(always)]
             fn splat(_: Cpu<Self>, x: u64) -> Self {
@@ -642,11 +667,12 @@ pub(super) fn runs<F: Field>(backend: BatchBackend) -> bool {
         }
 }
 
-/// Runs every whole vector group of `states` (flat, width `t`) on `backend` when it runs here
+/// Runs every whole vector group of `states` (flat, width `t`; `W`: `t` if the caller fixed it
+/// when compiling, else `0`, see [`Lanes::permute_all`]) on `backend` when it runs here
 /// (for AVX-512F, then one AVX2 group of the states left if they fill one), for a field stored
 /// in `form` ([`Form::of`]) with the round constants `rc` in kernel form
 /// (`field::kernel_form::goldilocks::word`), and returns the states left for the portable path.
-pub(super) fn permute_batch<'a, F: Field, const D: u64>(
+pub(super) fn permute_batch<'a, F: Field, const D: u64, const W: usize>(
     states: &'a mut [F],
     t: usize,
     form: Form,
@@ -657,14 +683,17 @@ pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     match backend {
         // The states left after the 8-lane groups: one more group of 4 on AVX2 (which every
         // AVX-512F CPU has) if they fill one, before the portable path.
-        BatchBackend::Avx512 => run::<Avx2, F, D>(run::<Avx512, F, D>(states, job), job),
-        BatchBackend::Avx2 => run::<Avx2, F, D>(states, job),
+        BatchBackend::Avx512 => run::<Avx2, F, D, W>(run::<Avx512, F, D, W>(states, job), job),
+        BatchBackend::Avx2 => run::<Avx2, F, D, W>(states, job),
         _ => states,
     }
 }
 
 /// [`permute_batch`] on the register type `V`.
-fn run<'a, V: Lanes, F: Field, const D: u64>(states: &'a mut [F], job: Job<'_>) -> &'a mut [F] {
+fn run<'a, V: Lanes, F: Field, const D: u64, const W: usize>(
+    states: &'a mut [F],
+    job: Job<'_>,
+) -> &'a mut [F] {
     let group = V::LANES * job.t;
     let Some(cpu) = V::detect() else {
         return states;
@@ -673,7 +702,7 @@ fn run<'a, V: Lanes, F: Field, const D: u64>(states: &'a mut [F], job: Job<'_>) 
         return states;
     }
     let (vector, rest) = states.split_at_mut(states.len() / group * group);
-    V::permute_all::<F, D>(cpu, vector, job);
+    V::permute_all::<F, D, W>(cpu, vector, job);
     rest
 }
 
@@ -714,28 +743,11 @@ impl<'a, V: Lanes> Kernel<'a, V> {
     }
 }
 
-/// Permutes `states` (a whole number of groups of `V::LANES` states of width `t`) in place,
-/// `G` groups at a time, then the remaining groups one by one. Inlined into each ISA's
-/// `#[target_feature]` entry point, which compiles it for that ISA. The shipped Goldilocks
-/// widths (8, 12, 16, 20) get a copy with `t` a compile-time constant, where the external
-/// layer's halves of one group stay in registers (t = 12: 0.40 µs per permutation against 0.50
-/// with `t` read at run time); any other width runs the same code with `t` read at run time.
-#[inline(always)]
-fn permute_all<V: Lanes, F: Field, const D: u64, const G: usize>(
-    cpu: Cpu<V>,
-    states: &mut [F],
-    job: Job<'_>,
-) {
-    match job.t {
-        8 => permute_width::<V, F, D, G, 8>(cpu, states, job),
-        12 => permute_width::<V, F, D, G, 12>(cpu, states, job),
-        16 => permute_width::<V, F, D, G, 16>(cpu, states, job),
-        20 => permute_width::<V, F, D, G, 20>(cpu, states, job),
-        _ => permute_width::<V, F, D, G, 0>(cpu, states, job),
-    }
-}
-
-/// [`permute_all`] for the width `T` (`T = 0`: the width `job.t` read at run time).
+/// Permutes `states` (a whole number of groups of `V::LANES` states of width `t`, `T` or, for
+/// `T = 0`, `job.t` read at run time) in place, `G` groups at a time, then the remaining groups
+/// one by one. Inlined into each ISA's `#[target_feature]` entry point, which compiles it for
+/// that ISA. A fixed width keeps the external layer's halves of one group in registers (t =
+/// 12: 0.40 µs per permutation against 0.50 with `t` read at run time).
 #[inline(always)]
 fn permute_width<V: Lanes, F: Field, const D: u64, const G: usize, const T: usize>(
     cpu: Cpu<V>,
@@ -782,7 +794,7 @@ fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
             };
         }
     }
-    permute::<Packed<V, G>, D>(x, k.round_constants());
+    permute::<Packed<V, G>, D, 0>(x, k.round_constants());
     for (g, states) in chunk.chunks_exact_mut(group).enumerate() {
         for (i, xi) in x.iter().enumerate() {
             let v = match k.factors {

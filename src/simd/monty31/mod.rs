@@ -142,8 +142,11 @@ pub(super) trait Lanes: Copy {
     /// A token if the CPU runs this register type (cached detection).
     fn detect() -> Option<Cpu<Self>>;
     /// Permutes `states` (a whole number of groups of `LANES` states of width `t`) in place:
-    /// [`permute_width`] compiled with the ISA's target features.
-    fn permute_all<F: Field, const D: u64>(
+    /// [`permute_width`] compiled with the ISA's target features, for `W` if the caller fixed
+    /// the width when compiling (`t == W`), else (`W = 0`) for `t` if it is a shipped width
+    /// (16, 24, the widths of the registry's compiled diagonals), else for the width read at
+    /// run time.
+    fn permute_all<F: Field, const D: u64, const W: usize>(
         cpu: Cpu<Self>,
         states: &mut [F],
         t: usize,
@@ -242,21 +245,16 @@ macro_rules! lanes_types {
         pub(super) struct $name($reg);
 
         impl $name {
-            /// The kernel compiled for this ISA. The shipped widths (16, 24) get a copy with
-            /// `t` a compile-time constant; any other width runs the same code with `t` read at
-            /// run time.
+            /// The kernel for the width `T` (`0`: read at run time; `N` as for
+            /// [`permute_width`]) compiled for this ISA.
             #[target_feature(enable = $feature)]
-            fn entry<F: Field, const D: u64>(
+            fn entry<F: Field, const D: u64, const T: usize, const N: usize>(
                 cpu: Cpu<Self>,
                 states: &mut [F],
                 t: usize,
                 rc: RoundConstants<'_, Word>,
             ) {
-                match t {
-                    16 => permute_width::<Self, F, D, $groups, 16, 16>(cpu, states, t, rc),
-                    24 => permute_width::<Self, F, D, $groups, 24, 24>(cpu, states, t, rc),
-                    _ => permute_width::<Self, F, D, $groups, 0, MAX_WIDTH>(cpu, states, t, rc),
-                }
+                permute_width::<Self, F, D, $groups, T, N>(cpu, states, t, rc);
             }
         }
 
@@ -270,14 +268,23 @@ macro_rules! lanes_types {
             fn detect() -> Option<Cpu<Self>> {
                 std::is_x86_feature_detected!($feature).then_some(Cpu(PhantomData))
             }
-            fn permute_all<F: Field, const D: u64>(
+            fn permute_all<F: Field, const D: u64, const W: usize>(
                 cpu: Cpu<Self>,
                 states: &mut [F],
                 t: usize,
                 rc: RoundConstants<'_, Word>,
             ) {
                 // SAFETY: `cpu` was issued by `detect`: the CPU has all `entry` enables.
-                unsafe { Self::entry::<F, D>(cpu, states, t, rc) }
+                unsafe {
+                    if const { W > 0 } {
+                        return Self::entry::<F, D, W, W>(cpu, states, t, rc);
+                    }
+                    match t {
+                        16 => Self::entry::<F, D, 16, 16>(cpu, states, t, rc),
+                        24 => Self::entry::<F, D, 24, 24>(cpu, states, t, rc),
+                        _ => Self::entry::<F, D, 0, MAX_WIDTH>(cpu, states, t, rc),
+                    }
+                }
             }
             #[inline(always)]
             fn splat(_: Cpu<Self>, x: u32) -> Self {
@@ -648,17 +655,19 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
     /// One element per step: the lanes and groups are the independent chains.
     const FOUR_PER_STEP: bool = false;
 
-    /// Several groups ([`Packed`] on AVX-512F, two) at the shipped widths in a build without
-    /// AVX-512F enabled when compiling: one group after the other ([`full_rounds_by_group`]),
-    /// otherwise interleaved.
+    /// Several groups ([`Packed`] on AVX-512F, two) of a width of at least 16 fixed when
+    /// compiling (`W`; measured at 16 and 24) in a build without AVX-512F enabled when
+    /// compiling: one group after the other ([`full_rounds_by_group`]), otherwise interleaved
+    /// (narrower groups leave the registers for interleaving).
     #[inline(always)]
-    fn full_rounds<const D: u64>(state: &mut [Self], constants: &[Word], m4: ExternalMatrix) {
-        if G > 1 && !cfg!(target_feature = "avx512f") {
-            if let Ok(state) = <&mut [Self; 16]>::try_from(&mut *state) {
-                return full_rounds_by_group::<V, F, G, D, 16>(state, constants, m4);
-            }
-            if let Ok(state) = <&mut [Self; 24]>::try_from(&mut *state) {
-                return full_rounds_by_group::<V, F, G, D, 24>(state, constants, m4);
+    fn full_rounds<const D: u64, const W: usize>(
+        state: &mut [Self],
+        constants: &[Word],
+        m4: ExternalMatrix,
+    ) {
+        if const { G > 1 && W >= 16 && !cfg!(target_feature = "avx512f") } {
+            if let Ok(state) = <&mut [Self; W]>::try_from(&mut *state) {
+                return full_rounds_by_group::<V, F, G, D, W>(state, constants, m4);
             }
         }
         full_rounds::<Self, D>(state, constants, m4);
@@ -721,7 +730,7 @@ fn compiled_partial_rounds_by_group<V: Lanes, F: Field, const G: usize, const D:
 ) -> bool {
     for g in 0..G {
         let mut one = group(state, g);
-        if !crate::instances::compiled_kernel_partial_rounds::<F, Packed<V, F, 1>, D>(
+        if !crate::instances::compiled_kernel_partial_rounds::<F, Packed<V, F, 1>, D, T>(
             &mut one, internal, diag_m1, scale,
         ) {
             return false;
@@ -944,36 +953,33 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
         add_diagonal_products(state, diag, s);
     }
 
-    /// The registry's diagonals compiled into the code (`crate::instances`): Plonky3's and
-    /// SP1's, whose entries then cost no branch and no load per round; several groups at the
-    /// shipped widths one after the other ([`compiled_partial_rounds_by_group`]), and at any
-    /// other width the table (`false`).
+    /// The registry's diagonals of the width `W` compiled into the code (`crate::instances`):
+    /// Plonky3's and SP1's, whose entries then cost no branch and no load per round; several
+    /// groups one after the other ([`compiled_partial_rounds_by_group`]). The table (`false`)
+    /// at a width read at run time (`W = 0`): the kernel compiles a copy for each width the
+    /// registry has (16, 24; [`Lanes::permute_all`]), so its run-time width is never one of
+    /// them, and the registry is not compiled into that copy.
     #[inline(always)]
-    fn compiled_partial_rounds<const D: u64>(
+    fn compiled_partial_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
         internal: &[Word],
         diag_m1: &[Word],
         scale: Option<&Word>,
         _: Sealed,
     ) -> bool {
-        if G > 1 {
-            if let Ok(state) = <&mut [Self; 16]>::try_from(&mut *state) {
-                return compiled_partial_rounds_by_group::<V, F, G, D, 16>(
-                    state, internal, diag_m1, scale,
-                );
-            }
-            if let Ok(state) = <&mut [Self; 24]>::try_from(&mut *state) {
-                return compiled_partial_rounds_by_group::<V, F, G, D, 24>(
-                    state, internal, diag_m1, scale,
-                );
-            }
-            // The registry's diagonals are of the shipped widths: any other width runs the
-            // table (not compiling the registry a second time, for interleaved groups).
+        if const { W == 0 } {
             return false;
         }
-        crate::instances::compiled_kernel_partial_rounds::<F, Self, D>(
-            state, internal, diag_m1, scale,
-        )
+        let Ok(state) = <&mut [Self; W]>::try_from(state) else {
+            return false;
+        };
+        if const { G > 1 } {
+            compiled_partial_rounds_by_group::<V, F, G, D, W>(state, internal, diag_m1, scale)
+        } else {
+            crate::instances::compiled_kernel_partial_rounds::<F, Self, D, W>(
+                state, internal, diag_m1, scale,
+            )
+        }
     }
 }
 
@@ -999,7 +1005,7 @@ pub(super) fn runs<F: Field>(backend: BatchBackend) -> bool {
 /// this module's and runs here (for AVX-512F, then one AVX2 group of the states left if they
 /// fill one), with the round constants `rc` in kernel form
 /// (`field::kernel_form::monty31::word`), and returns the states left for the portable path.
-pub(super) fn permute_batch<'a, F: Field, const D: u64>(
+pub(super) fn permute_batch<'a, F: Field, const D: u64, const W: usize>(
     states: &'a mut [F],
     t: usize,
     rc: RoundConstants<'_, Word>,
@@ -1008,17 +1014,17 @@ pub(super) fn permute_batch<'a, F: Field, const D: u64>(
     if backend == Avx512::BACKEND {
         // The states left after the 16-lane groups: one more group of 8 on AVX2 (which every
         // AVX-512F CPU has) if they fill one, before the portable path.
-        let rest = permute_on::<Avx512, F, D>(states, t, rc);
-        permute_on::<Avx2, F, D>(rest, t, rc)
+        let rest = permute_on::<Avx512, F, D, W>(states, t, rc);
+        permute_on::<Avx2, F, D, W>(rest, t, rc)
     } else if backend == Avx2::BACKEND {
-        permute_on::<Avx2, F, D>(states, t, rc)
+        permute_on::<Avx2, F, D, W>(states, t, rc)
     } else {
         states
     }
 }
 
 /// [`permute_batch`] on the register type `V`.
-fn permute_on<'a, V: Lanes, F: Field, const D: u64>(
+fn permute_on<'a, V: Lanes, F: Field, const D: u64, const W: usize>(
     states: &'a mut [F],
     t: usize,
     rc: RoundConstants<'_, Word>,
@@ -1029,7 +1035,7 @@ fn permute_on<'a, V: Lanes, F: Field, const D: u64>(
         _ => return states,
     };
     let (vector, rest) = states.split_at_mut(states.len() / group * group);
-    V::permute_all::<F, D>(cpu, vector, t, rc);
+    V::permute_all::<F, D, W>(cpu, vector, t, rc);
     rest
 }
 
@@ -1055,10 +1061,10 @@ fn permute_width<
     let group = V::LANES * t;
     let mut chunks = states.chunks_exact_mut(G * group);
     for chunk in &mut chunks {
-        permute_chunk::<V, F, D, G, N>(cpu, chunk, t, rc);
+        permute_chunk::<V, F, D, G, T, N>(cpu, chunk, t, rc);
     }
     for chunk in chunks.into_remainder().chunks_exact_mut(group) {
-        permute_chunk::<V, F, D, 1, N>(cpu, chunk, t, rc);
+        permute_chunk::<V, F, D, 1, T, N>(cpu, chunk, t, rc);
     }
 }
 
@@ -1075,7 +1081,14 @@ const MAX_LANES: usize = 16;
 /// every state. The store is the same in reverse (the transpose is its own inverse).
 #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
 #[cfg_attr(fast_poseidon2_unoptimized, inline)]
-fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize, const N: usize>(
+fn permute_chunk<
+    V: Lanes,
+    F: Field,
+    const D: u64,
+    const G: usize,
+    const T: usize,
+    const N: usize,
+>(
     cpu: Cpu<V>,
     chunk: &mut [F],
     t: usize,
@@ -1106,7 +1119,7 @@ fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize, const N: usiz
             }
         }
     }
-    permute::<Packed<V, F, G>, D>(x, rc);
+    permute::<Packed<V, F, G>, D, T>(x, rc);
     for (g, states) in chunk.chunks_exact_mut(group).enumerate() {
         for (b, elements) in x.chunks(V::LANES).enumerate() {
             for (register, xi) in block.iter_mut().zip(elements) {
@@ -1282,7 +1295,7 @@ mod tests {
             let scale = perm.internal_sum_scale().map(|c| diagonal_word(&m, c));
             let mut state = [Packed::<V, F, 1>([V::splat(cpu, 0)], PhantomData); T];
             // No round constants: no round runs; the answer is whether the registry holds it.
-            Some(crate::instances::compiled_kernel_partial_rounds::<F, Packed<V, F, 1>, D>(
+            Some(crate::instances::compiled_kernel_partial_rounds::<F, Packed<V, F, 1>, D, T>(
                 &mut state,
                 &[],
                 &diag,
