@@ -665,10 +665,10 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
         constants: &[Word],
         m4: ExternalMatrix,
     ) {
-        if const { G > 1 && W >= 16 && !cfg!(target_feature = "avx512f") } {
-            if let Ok(state) = <&mut [Self; W]>::try_from(&mut *state) {
-                return full_rounds_by_group::<V, F, G, D, W>(state, constants, m4);
-            }
+        if const { G > 1 && W >= 16 && !cfg!(target_feature = "avx512f") }
+            && let Ok(state) = <&mut [Self; W]>::try_from(&mut *state)
+        {
+            return full_rounds_by_group::<V, F, G, D, W>(state, constants, m4);
         }
         full_rounds::<Self, D>(state, constants, m4);
     }
