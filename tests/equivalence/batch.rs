@@ -428,14 +428,28 @@ fn runtime_batch_equals_scalar_for_sbox_degree_seven() {
     }
 }
 
-/// The Goldilocks kernels at the widths without a width-specialised loop (t = 2, 3 with the
-/// fixed internal matrices, t = 4, 24, 32 through the generic one), on runtime instances
-/// generated for them, on both field types.
+/// The Goldilocks kernels at the widths without a shipped instance (t = 2, 3 with the fixed
+/// internal matrices, t = 4, 24, 32 through the generic one), on runtime instances generated for
+/// them (the kernel copy for widths read at run time), on both field types; and const-generic
+/// ones at t = 4, 24 (the copy compiled for their width) on every backend.
 #[test]
 fn goldilocks_batch_equals_scalar_at_the_other_widths() {
     for t in [2, 3, 4, 24, 32] {
         check_runtime_batch::<Goldilocks>(7, t);
         check_runtime_batch::<GoldilocksFast>(7, t);
+    }
+    // Const-generic permutations of these widths: the kernel copy compiled for their width.
+    for backend in BACKENDS {
+        check_backend(
+            &ark_goldilocks::ct::<4>(),
+            backend,
+            "generated Goldilocks t = 4",
+        );
+        check_backend(
+            &ark_goldilocks::ct::<24>(),
+            backend,
+            "generated Goldilocks t = 24",
+        );
     }
 }
 
@@ -742,6 +756,39 @@ mod monty31 {
             fast_poseidon2::instances::plonky3::ct::koalabear_t16().with_internal_diagonal_minus_one(
                 *fast_poseidon2::instances::sp1::ct::koalabear_t16().internal_diagonal_minus_one()
             ), 16;
+    }
+
+    /// Widths with no shipped 31-bit instance: a const-generic permutation's batch runs the
+    /// kernel copy compiled for its own width (t = 8, 12, 20), a runtime-width one the copy for
+    /// widths read at run time (t = 4, 8, 12, 20, 32), each against the scalar path on every
+    /// kernel the CPU has (the runtime ones on 100 states: two interleaved groups, a lone
+    /// group, an AVX2 tail and a portable rest).
+    #[test]
+    fn other_widths_equal_scalar() {
+        use fast_poseidon2::babybear::BabyBear;
+        use fast_poseidon2::koalabear::KoalaBear;
+        fn ct<F: PrimeField + LinearLayers, const T: usize, const D: u64>()
+        -> Poseidon2Ct<F, T, 8, 13, D> {
+            let params = Poseidon2Params::generate(T, D, 8, 13).expect("parameters");
+            Poseidon2Ct::from_params(&params).expect("the shape of the parameters")
+        }
+        check::<BabyBear, 8>(ct::<BabyBear, 8, 7>(), "generated babybear_t8");
+        check::<KoalaBear, 12>(ct::<KoalaBear, 12, 3>(), "generated koalabear_t12");
+        check::<BabyBear, 20>(ct::<BabyBear, 20, 7>(), "generated babybear_t20");
+        fn runtime<F: Extremes>(d: u64, t: usize) {
+            let perm = Poseidon2::new(Poseidon2Params::<F>::generate(t, d, 8, 13).expect("params"));
+            let mut rng = StdRng::seed_from_u64(t as u64);
+            let input: Vec<F> = (0..100 * t).map(|_| random(&mut rng)).collect();
+            let mut batch = input.clone();
+            perm.permute_batch(&mut batch).unwrap();
+            for (got, x) in batch.chunks_exact(t).zip(input.chunks_exact(t)) {
+                assert_eq!(got, perm.permutation(x).unwrap(), "d = {d}, t = {t}");
+            }
+        }
+        for t in [4, 8, 12, 20, 32] {
+            runtime::<BabyBear>(7, t);
+            runtime::<KoalaBear>(3, t);
+        }
     }
 
     /// `perm` with the last internal-diagonal entry replaced by `-2` (a cheap kind, so that the
