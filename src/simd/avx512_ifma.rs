@@ -36,7 +36,7 @@
 //!
 //! # Round structure
 //! Loaded states are converted with one multiplication by `2^264 mod p` (from ark's `R = 2^256`
-//! to `R = 2^260`): `< 2p`. Then the crate's one round driver ([`permute`]) runs on [`Packed`]
+//! to `R = 2^260`): `< 2p`. Then the crate's one round driver ([`permute`](crate::poseidon2::permutation::permute)) runs on [`Packed`]
 //! (element `i` of the interleaved groups) through [`RoundOps`] and [`LinearLayers`], with the
 //! generic layers of [`crate::poseidon2::linear`]: initial `M_E`; each full round
 //! `x_i <- sbox(reduce(x_i + c_i))` then `M_E`; each partial round
@@ -402,7 +402,7 @@ fn add_constant_reduce<const N: usize>(x: &[Fe; N], c: &[u64; LIMBS], v: &Vecs) 
 
 /// Element `i` of `G` vector groups, interleaved (every operation loops over the groups
 /// innermost), with the broadcast modulus constants its arithmetic needs: the state element the
-/// crate's round driver ([`permute`]) runs on, through [`RoundOps`] and [`LinearLayers`].
+/// crate's round driver ([`permute`](crate::poseidon2::permutation::permute)) runs on, through [`RoundOps`] and [`LinearLayers`].
 ///
 /// Made only inside [`permute_all`], entered after `cpu_has_ifma()` confirmed avx512f, avx512dq
 /// and avx512ifma: that is the safety argument of every `unsafe` call below.

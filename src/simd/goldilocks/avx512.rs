@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use super::Avx512;
 
 impl Avx512 {
-    /// [`Lanes::mul_epsilon`].
+    /// [`Lanes::mul_epsilon`](super::Lanes::mul_epsilon).
     #[inline(always)]
     pub(super) fn mul_epsilon_isa(self) -> Self {
         // SAFETY: `self` proves avx512f.
@@ -30,7 +30,7 @@ impl Avx512 {
         }
         Avx512(product)
     }
-    /// [`Lanes::join_low`]: one masked shuffle copying each lane's low 32-bit half of `high`
+    /// [`Lanes::join_low`](super::Lanes::join_low): one masked shuffle copying each lane's low 32-bit half of `high`
     /// over the high half of `self`.
     #[inline(always)]
     pub(super) fn join_low_isa(self, high: Self) -> Self {
@@ -39,7 +39,7 @@ impl Avx512 {
         // halves from it, the even ones from `self`.
         Avx512(unsafe { _mm512_mask_shuffle_epi32::<_MM_PERM_CCAA>(self.0, 0xaaaa, high.0) })
     }
-    /// [`Lanes::add_if_below`].
+    /// [`Lanes::add_if_below`](super::Lanes::add_if_below).
     #[inline(always)]
     pub(super) fn add_if_below_isa(self, a: Self, b: Self, c: Self) -> Self {
         // SAFETY: `self` proves avx512f.
@@ -47,7 +47,7 @@ impl Avx512 {
             _mm512_mask_add_epi64(self.0, _mm512_cmplt_epu64_mask(a.0, b.0), self.0, c.0)
         })
     }
-    /// [`Lanes::sub_if_below`].
+    /// [`Lanes::sub_if_below`](super::Lanes::sub_if_below).
     #[inline(always)]
     pub(super) fn sub_if_below_isa(self, a: Self, b: Self, c: Self) -> Self {
         // SAFETY: `self` proves avx512f.
