@@ -1,5 +1,6 @@
 //! AVX2 registers for the 31-bit Montgomery kernel: 8 lanes; the sign of a lane is applied
-//! with `vpsignd`, the odd elements blended in with an immediate blend.
+//! with `vpsignd` (also to add `(p + 1) / 2` where a lane is odd), the odd elements blended in
+//! with an immediate blend.
 
 use core::arch::asm;
 use core::arch::x86_64::*;
@@ -13,10 +14,15 @@ impl Avx2 {
         // SAFETY: `self` proves avx2.
         Avx2(unsafe { _mm256_sign_epi32(self.0, d.0) })
     }
-    /// [`super::Lanes::add_where_odd`]: `None` (no mask registers).
+    /// [`super::Lanes::add_where_odd`]: `vpsignd` of `half` by `x & 1` (`half` where `x` is
+    /// odd, zero where even) and an addition.
     #[inline(always)]
-    pub(super) fn add_where_odd_isa(self, _: Self, _: Self) -> Option<Self> {
-        None
+    pub(super) fn add_where_odd_isa(self, x: Self, half: Self) -> Self {
+        // SAFETY: `self` proves avx2.
+        Avx2(unsafe {
+            let odd = _mm256_and_si256(x.0, _mm256_set1_epi32(1));
+            _mm256_add_epi32(self.0, _mm256_sign_epi32(half.0, odd))
+        })
     }
     /// [`super::Lanes::low_product_or`]: `None` (no mask registers).
     #[inline(always)]

@@ -18,14 +18,14 @@ impl Avx512 {
             _mm512_mask_sub_epi32(self.0, negative, zero, self.0)
         })
     }
-    /// [`super::Lanes::add_where_odd`].
+    /// [`super::Lanes::add_where_odd`]: `vptestmd` and a masked `vpaddd`.
     #[inline(always)]
-    pub(super) fn add_where_odd_isa(self, x: Self, half: Self) -> Option<Self> {
+    pub(super) fn add_where_odd_isa(self, x: Self, half: Self) -> Self {
         // SAFETY: `self` proves avx512f.
-        Some(Avx512(unsafe {
+        Avx512(unsafe {
             let odd = _mm512_test_epi32_mask(x.0, _mm512_set1_epi32(1));
             _mm512_mask_add_epi32(self.0, odd, self.0, half.0)
-        }))
+        })
     }
     /// [`super::Lanes::low_product_or`]: `vptestmd` and a masked `vpmulld`.
     #[inline(always)]

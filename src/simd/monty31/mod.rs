@@ -11,13 +11,15 @@
 //! stores convert nothing. Shapes: a vector group is `LANES` states of width `t` (16 x t words
 //! on AVX-512F, 8 x t on AVX2), held as `t` registers. Between the steps of the round driver
 //! every lane is canonical (`[0, p)`); inside a step values may be *signed*: an `i32` in
-//! `[-p, p]` congruent to the element. `G` groups run as one [`Packed`] value (two on
-//! AVX-512F, one on AVX2; the last group of a batch runs alone). At the shipped widths (16,
-//! 24) the partial rounds with a compiled diagonal run one group after the other
-//! ([`compiled_partial_rounds_by_group`]), and so do the full rounds in a build without
-//! AVX-512F enabled when compiling ([`full_rounds_by_group`]); otherwise the groups'
-//! registers are interleaved operation by operation (the state of two groups alone fills
-//! AVX-512F's 32 registers).
+//! `[-p, p]` congruent to the element. `G = 2` groups run as one [`Packed`] value (the last
+//! group of a batch runs alone). On AVX-512F, at the shipped widths (16, 24), the partial
+//! rounds with a compiled diagonal run one group after the other
+//! ([`compiled_partial_rounds_by_group`]: the state of two groups alone fills its 32
+//! registers); on AVX2 they are interleaved (each group's rounds wait on the S-box of `x_0`,
+//! and two chains hide each other's latency). In a build without AVX-512F enabled when
+//! compiling the full rounds run one group after the other from width 16 (AVX2: below
+//! 24 only; [`full_rounds_by_group`]); otherwise the groups' registers are interleaved
+//! operation by operation.
 //!
 //! # Constant time
 //! No branch and no memory address depends on a lane's value: every correction is an unsigned
@@ -71,9 +73,10 @@
 //!   `vpmulld`, exact), so the difference is in `(-p, p)`, made canonical by [`canonical`]. A
 //!   shift, a mask, a multiplication, a subtraction and a correction in place of six `vpmul*`
 //!   and the joins. The sign of the entry picks [`add`] or [`sub`] of the canonical `|m| x`
-//!   with the sum (three operations each). AVX-512F's mask registers make two of these
-//!   cheaper ([`diagonal_product`]): `x / 2 = h + l (p + 1) / 2` is a shift and a
-//!   masked addition, canonical; for `n > 1`, `u = -2^-n x = l (p - 1) / 2^n - h` is in
+//!   with the sum (three operations each). `x / 2 = h + l (p + 1) / 2` is a shift and
+//!   an addition of `(p + 1) / 2` where `x` is odd (a masked addition on AVX-512F, `vpsignd`
+//!   on AVX2), canonical. AVX-512F's mask registers make one more case cheaper
+//!   ([`diagonal_product`]): for `n > 1`, `u = -2^-n x = l (p - 1) / 2^n - h` is in
 //!   `(0, p)` when `l != 0` (then `h < (p - 1) / 2^n <= l (p - 1) / 2^n < p`), and `p - h`
 //!   in `(0, p]` is taken where `l = 0` (a masked multiplication with `p` as the default):
 //!   no correction, and [`add`]/[`sub`] of `u` (exact for `u = p` too) with the sign flipped.
@@ -188,13 +191,13 @@ pub(super) trait Lanes: Copy {
     fn mul_signed(self, rhs: Self) -> Self;
     /// 64-bit lanes: the exact product of the low 32 bits of each, as `u32`s.
     fn mul_unsigned(self, rhs: Self) -> Self;
-    /// Whether the register type has mask registers (AVX-512F): [`Lanes::add_where_odd`] and
-    /// [`Lanes::low_product_or`] return `Some` exactly when it has.
+    /// Whether the register type has mask registers (AVX-512F): [`Lanes::low_product_or`]
+    /// returns `Some` exactly when it has.
     const MASKS: bool;
-    /// On registers with mask registers (AVX-512F): `self + half` in the lanes where `x` is
-    /// odd and `self` elsewhere, as a test into a mask register and a masked addition. `None`
-    /// on AVX2 ([`diagonal_product`]: its replacement there measured slower).
-    fn add_where_odd(self, x: Self, half: Self) -> Option<Self>;
+    /// `self + half` in the lanes where `x` is odd and `self` elsewhere: a test into a mask
+    /// register and a masked addition (AVX-512F), `vpsignd` of `half` by `x & 1` and an
+    /// addition (AVX2).
+    fn add_where_odd(self, x: Self, half: Self) -> Self;
     /// On registers with mask registers (AVX-512F): `(self & mask) · c` (low 32 bits) in the
     /// lanes where `self & mask` is not zero and `or` in the others, as a test into a mask
     /// register and a masked multiplication. `None` on AVX2, which has no masks (a comparison
@@ -370,7 +373,7 @@ macro_rules! lanes_types {
                 $name(unsafe { $mul_unsigned(self.0, rhs.0) })
             }
             #[inline(always)]
-            fn add_where_odd(self, x: Self, half: Self) -> Option<Self> {
+            fn add_where_odd(self, x: Self, half: Self) -> Self {
                 self.add_where_odd_isa(x, half)
             }
             #[inline(always)]
@@ -408,7 +411,7 @@ lanes_types! {
     mul_signed _mm512_mul_epi32, mul_unsigned _mm512_mul_epu32;
 
     /// Eight `u32` lanes (AVX2; its own operations in [`avx2`]).
-    Avx2(__m256i), 8 lanes, 16 registers, masks false, 1 groups, backend Avx2, feature "avx2",
+    Avx2(__m256i), 8 lanes, 16 registers, masks false, 2 groups, backend Avx2, feature "avx2",
     splat _mm256_set1_epi32, load _mm256_loadu_si256, store _mm256_storeu_si256,
     add _mm256_add_epi32, sub _mm256_sub_epi32, min _mm256_min_epu32, and _mm256_and_si256,
     shift_right _mm256_srlv_epi32, mul_low _mm256_mullo_epi32, sub64 _mm256_sub_epi64,
@@ -538,12 +541,14 @@ fn add_diagonal_product<V: Lanes, F: Field>(x: V, m: &Word, s: V) -> V {
 /// to the sum. The kind is a public constant of the instance: the branch depends on no state
 /// value.
 /// - `±1 .. ±4`: the canonical `|m| x`, by additions.
-/// - `±2^-n`, `x = h 2^n + l` (words: `n`, `c = (p - 1) >> n`, the mask `2^n - 1`): with mask
-///   registers ([`Lanes::MASKS`], AVX-512F), `n = 1`: `x / 2 = h + l (p + 1) / 2`, canonical
-///   ([`Lanes::add_where_odd`]); `n > 1`: `u = -2^-n x`, `l c - h` where `l != 0` and `p - h`
-///   where `l = 0` ([`Lanes::low_product_or`]), in `(0, p]` without a correction. Without
-///   (AVX2): `h - l c` in `(-p, p)` made canonical ([`canonical`]; [`add_signed`] of the
-///   signed value in its place made KoalaBear16 13% slower there, 2026-12-06).
+/// - `±2^-n`, `x = h 2^n + l` (words: `n`, `c = (p - 1) >> n`, the mask `2^n - 1`): `n = 1`:
+///   `x / 2 = h + l (p + 1) / 2`, canonical ([`Lanes::add_where_odd`]; on AVX2 in place of
+///   the general form below: level to 2% faster batches, 2026-12-06). `n > 1`, with mask registers
+///   ([`Lanes::MASKS`], AVX-512F): `u = -2^-n x`, `l c - h` where `l != 0` and `p - h` where
+///   `l = 0` ([`Lanes::low_product_or`]), in `(0, p]` without a correction. Without (AVX2):
+///   `h - l c` in `(-p, p)` made canonical ([`canonical`]; [`add_signed`] of the signed value
+///   in its place made KoalaBear16 13% slower there, 2026-12-06, and measured level with two
+///   AVX2 groups, 2026-12-06).
 /// - any other entry: the signed Montgomery product ([`mul_constant`]).
 #[inline(always)]
 fn diagonal_product<V: Lanes, F: Field>(x: V, m: &Word) -> V {
@@ -561,12 +566,9 @@ fn diagonal_product<V: Lanes, F: Field>(x: V, m: &Word) -> V {
             let n = splat(x, m[1] as u32);
             let (mask, c) = (splat(x, m[4] as u32), splat(x, m[2] as u32));
             if m[1] == 1 {
-                if let Some(half) = x
+                return x
                     .shr(n)
-                    .add_where_odd(x, splat(x, Consts::<F>::P.div_ceil(2)))
-                {
-                    return half;
-                }
+                    .add_where_odd(x, splat(x, Consts::<F>::P.div_ceil(2)));
             } else if let Some(u) = x.low_product_or(mask, c, modulus::<V, F>(x)) {
                 return u.sub32(x.shr(n));
             }
@@ -655,17 +657,23 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
     /// One element per step: the lanes and groups are the independent chains.
     const FOUR_PER_STEP: bool = false;
 
-    /// Several groups ([`Packed`] on AVX-512F, two) of a width of at least 16 fixed when
-    /// compiling (`W`; measured at 16 and 24) in a build without AVX-512F enabled when
-    /// compiling: one group after the other ([`full_rounds_by_group`]), otherwise interleaved
-    /// (narrower groups leave the registers for interleaving).
+    /// Several groups of a width of at least 16 fixed when compiling (`W`; measured at 16
+    /// and 24) in a build without AVX-512F enabled when compiling: one group after the other
+    /// ([`full_rounds_by_group`]), except from width 24 on AVX2 registers (interleaved there
+    /// measured 5-8% faster, 2026-12-06, AMD Zen 4); otherwise interleaved (narrower groups
+    /// leave the registers for interleaving).
     #[inline(always)]
     fn full_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
         constants: &[Word],
         m4: ExternalMatrix,
     ) {
-        if const { G > 1 && W >= 16 && !cfg!(target_feature = "avx512f") }
+        if const {
+            G > 1
+                && W >= 16
+                && !cfg!(target_feature = "avx512f")
+                && (V::REGISTERS >= 32 || W < 24)
+        }
             && let Ok(state) = <&mut [Self; W]>::try_from(&mut *state)
         {
             return full_rounds_by_group::<V, F, G, D, W>(state, constants, m4);
@@ -955,7 +963,10 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
 
     /// The registry's diagonals of the width `W` compiled into the code (`crate::instances`):
     /// Plonky3's and SP1's, whose entries then cost no branch and no load per round; several
-    /// groups one after the other ([`compiled_partial_rounds_by_group`]). The table (`false`)
+    /// groups one after the other on AVX-512F ([`compiled_partial_rounds_by_group`]) and
+    /// interleaved on AVX2 (measured 2026-12-06 on AMD Zen 4, with two AVX2 groups in place
+    /// of one: t = 24 batches 5-8% faster, t = 16 level; on AVX-512F interleaving measured
+    /// level). The table (`false`)
     /// at a width read at run time (`W = 0`): the kernel compiles a copy for each width the
     /// registry has (16, 24; [`Lanes::permute_all`]), so its run-time width is never one of
     /// them, and the registry is not compiled into that copy.
@@ -973,7 +984,7 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
         let Ok(state) = <&mut [Self; W]>::try_from(state) else {
             return false;
         };
-        if const { G > 1 } {
+        if const { G > 1 && V::REGISTERS >= 32 } {
             compiled_partial_rounds_by_group::<V, F, G, D, W>(state, internal, diag_m1, scale)
         } else {
             crate::instances::compiled_kernel_partial_rounds::<F, Self, D, W>(
