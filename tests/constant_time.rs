@@ -11,7 +11,7 @@
 //!
 //! Needs `valgrind` on `PATH` (Debian: `apt-get install valgrind`; `.ci/run` installs it;
 //! `FAST_POSEIDON2_NO_VALGRIND=1` skips the check where it cannot be installed). The AVX2
-//! batch kernels (31-bit Montgomery and Goldilocks) run here too, on 8 secret states forced
+//! batch kernels (31-bit Montgomery and Goldilocks) run here too, on 24 secret states forced
 //! onto them with `permute_batch_on`; the AVX-512 kernels are not covered: valgrind has no
 //! AVX-512, so under valgrind the crate's runtime detection never picks them (their notes are
 //! in their docs and the statistical test in `scripts/`).
@@ -113,13 +113,14 @@ fn secret_state_run() {
                 ct.permute_batch(&mut batch);
                 batch.concat()
             });
-            // Whole vector groups (8 states: one group of the 31-bit Montgomery kernel, two of
-            // Goldilocks') on the AVX2 kernel, where it runs this field on valgrind's CPU (which
-            // has AVX2 and no AVX-512).
+            // Whole vector groups on the AVX2 kernel, where it runs this field on valgrind's CPU
+            // (which has AVX2 and no AVX-512): 24 states, two interleaved groups and one alone
+            // on the 31-bit Montgomery kernel (8 lanes), three interleaved pairs on Goldilocks'
+            // (4 lanes).
             let avx2 = fast_poseidon2::BatchBackend::Avx2;
             if ct.permute_batch_on(avx2, &mut []) {
-                println!("{name}: AVX2 batch kernel on 8 secret states");
-                let group: Vec<[_; $t]> = (0..8).map(|_| random_state(&mut rng)).collect();
+                println!("{name}: AVX2 batch kernel on 24 secret states");
+                let group: Vec<[_; $t]> = (0..24).map(|_| random_state(&mut rng)).collect();
                 same(group.as_flattened(), &|s| {
                     let mut batch = s.as_chunks::<$t>().0.to_vec();
                     assert!(ct.permute_batch_on(avx2, &mut batch));

@@ -760,18 +760,19 @@ fn permute_width<V: Lanes, F: Field, const D: u64, const G: usize, const T: usiz
     let group = V::LANES * t;
     let mut chunks = states.chunks_exact_mut(G * group);
     for chunk in &mut chunks {
-        permute_chunk::<V, F, D, G>(cpu, chunk, t, &k);
+        permute_chunk::<V, F, D, G, T>(cpu, chunk, t, &k);
     }
     for chunk in chunks.into_remainder().chunks_exact_mut(group) {
-        permute_chunk::<V, F, D, 1>(cpu, chunk, t, &k);
+        permute_chunk::<V, F, D, 1, T>(cpu, chunk, t, &k);
     }
 }
 
-/// Loads `G` groups of states (`chunk`, flat, width `t`), permutes them interleaved, stores
+/// Loads `G` groups of states (`chunk`, flat, width `t`; `T` is `t` when fixed when compiling,
+/// `0` when read at run time, as the round driver takes it), permutes them interleaved, stores
 /// them back canonical.
 #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
 #[cfg_attr(fast_poseidon2_unoptimized, inline)]
-fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
+fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize, const T: usize>(
     cpu: Cpu<V>,
     chunk: &mut [F],
     t: usize,
@@ -794,7 +795,7 @@ fn permute_chunk<V: Lanes, F: Field, const D: u64, const G: usize>(
             };
         }
     }
-    permute::<Packed<V, G>, D, 0>(x, k.round_constants());
+    permute::<Packed<V, G>, D, T>(x, k.round_constants());
     for (g, states) in chunk.chunks_exact_mut(group).enumerate() {
         for (i, xi) in x.iter().enumerate() {
             let v = match k.factors {
