@@ -564,8 +564,8 @@ fn batch_rows<'a>() -> Vec<Row<'a>> {
     macro_rules! packed_31_row {
         ($op:literal, $ours:expr, $field:ty, $p3:expr) => {
             batch_row($op, $ours, |pool| {
-                let expected: Vec<[_; 16]> = pool.iter().map(|s| $ours.permutation(s)).collect();
-                plonky3_packed_31::<_, $field, 16>(pool, &expected, $p3)
+                let expected: Vec<_> = pool.iter().map(|s| $ours.permutation(s)).collect();
+                plonky3_packed_31::<_, $field, _>(pool, &expected, $p3)
             })
         };
     }
@@ -582,6 +582,18 @@ fn batch_rows<'a>() -> Vec<Row<'a>> {
             p3_ct::koalabear_t16(),
             p3_koala_bear::KoalaBear,
             p3_koala_bear::default_koalabear_poseidon2_16()
+        ),
+        packed_31_row!(
+            "BabyBear t=24 batch permutation",
+            p3_ct::babybear_t24(),
+            p3_baby_bear::BabyBear,
+            p3_baby_bear::default_babybear_poseidon2_24()
+        ),
+        packed_31_row!(
+            "KoalaBear t=24 batch permutation",
+            p3_ct::koalabear_t24(),
+            p3_koala_bear::KoalaBear,
+            p3_koala_bear::default_koalabear_poseidon2_24()
         ),
     ]);
     #[cfg(feature = "goldilocks")]
