@@ -30,11 +30,14 @@
 //!   on unreduced `u128` lanes; the partial rounds of a permutation with a registered diagonal
 //!   (Plonky3's) run the generic compiled layer, its sum left in `u128` and the next round's
 //!   constant taken into `x_0`'s reduction (`CompiledLayer::compiled_output_then_round`);
+//!   in the full rounds the next round's constants are added in the external layer's
+//!   reductions ([`LinearLayers::external_layer_adding`]);
 //! - the Goldilocks batch kernel's vectors: both layers (exact 32-bit halves, fused
 //!   multiply-add with one reduction).
 //!
 //! - `Monty31` (BabyBear, KoalaBear): the external layer on unreduced `u64` lanes, one
-//!   reduction per output; the internal layer's sum taken in `u64` with one reduction
+//!   reduction per output (in the full rounds, the next round's constants added before it);
+//!   the internal layer's sum taken in `u64` with one reduction
 //!   (`Monty31::wide_sum`), with the table (the generic formula otherwise) and for the
 //!   partial rounds of a permutation whose diagonal is registered as compiled into the code
 //!   (Plonky3's, SP1's; the registry is in `crate::instances`), which run the generic
@@ -245,6 +248,24 @@ pub trait LinearLayers<C = Self>: Copy {
         internal_layer_scaled(state, diag, scale);
     }
 
+    /// The round driver's hidden hook for the full rounds of a field: `M_E` with block `m4`
+    /// (as [`LinearLayers::external_layer`]), then `next[i]`, the next full round's constant
+    /// of element `i`, added to output `i` inside the layer's reductions, which is cheaper
+    /// than the separate addition of the round; returns `true`. The default returns `false`
+    /// and leaves `state` alone (the driver then runs the layer and adds the constants in the
+    /// next round). Sealed: only this crate can call or override it.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn external_layer_adding(
+        state: &mut [Self],
+        m4: ExternalMatrix,
+        next: &[C],
+        _: Sealed,
+    ) -> bool {
+        let _ = (state, m4, next);
+        false
+    }
+
     /// The round driver's hidden hook for internal diagonals compiled into the code: if
     /// `diag_m1` and `scale` (the internal sum scale, `None` for 1) are those of a diagonal
     /// registered for this representation ([`CompiledDiagonals`]), runs the `R_P` partial
@@ -416,12 +437,14 @@ fn external_layer_with<A: LinearOps>(state: &mut [A], m4: fn(&mut [A])) {
 
 /// [`external_layer`] on wide unreduced lanes of type `W`, for a field whose sums can wait:
 /// each element is widened (`widen`), the generic layer runs on the lanes, and each output is
-/// reduced once (`narrow`). The caller's lanes must hold the layer's outputs (at most 16
-/// times a column sum of `MAX_WIDTH / 4` inputs).
+/// reduced once (`narrow`), with `next[i]` (widened) added to output `i` before its
+/// reduction (none past the end of `next`). The caller's lanes must hold the layer's outputs
+/// (at most 16 times a column sum of `MAX_WIDTH / 4` inputs) plus one element.
 #[inline(always)]
 fn external_layer_widened<A: Copy, W: LinearOps + Default>(
     state: &mut [A],
     m4: ExternalMatrix,
+    next: &[A],
     widen: impl Fn(A) -> W,
     narrow: impl Fn(W) -> A,
 ) {
@@ -431,8 +454,11 @@ fn external_layer_widened<A: Copy, W: LinearOps + Default>(
         *w = widen(x);
     }
     external_layer(wide, m4);
-    for (x, &w) in state.iter_mut().zip(wide.iter()) {
-        *x = narrow(w);
+    for (i, (x, &w)) in state.iter_mut().zip(wide.iter()).enumerate() {
+        *x = narrow(match next.get(i) {
+            Some(&c) => w.linear_add(widen(c)),
+            None => w,
+        });
     }
 }
 
@@ -642,7 +668,20 @@ impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
     /// blocks `< 2^38`, outputs `< 2^39`.
     #[inline(always)]
     fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
-        external_layer_widened(state, m4, |x| u64::from(x.word()), Self::from_wide);
+        Self::external_layer_adding(state, m4, &[], Sealed(()));
+    }
+
+    /// The layer above with each constant's word added to its unreduced output (`< 2^40`):
+    /// no addition of its own in the next round.
+    #[inline(always)]
+    fn external_layer_adding(
+        state: &mut [Self],
+        m4: ExternalMatrix,
+        next: &[Self],
+        _: Sealed,
+    ) -> bool {
+        external_layer_widened(state, m4, next, |x| u64::from(x.word()), Self::from_wide);
+        true
     }
 
     /// The generic layer with the sum of `Monty31::wide_sum` (words added in `u64`, one
@@ -712,12 +751,26 @@ impl LinearLayers for GoldilocksFast {
     /// blocks `< 2^71`, outputs `< 2^72`, within `reduce96`'s bound.
     #[inline(always)]
     fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
+        Self::external_layer_adding(state, m4, &[], Sealed(()));
+    }
+
+    /// The layer above with each constant added to its unreduced output (`< 2^72 + 2^64`,
+    /// within `reduce96`'s bound): no addition of its own in the next round.
+    #[inline(always)]
+    fn external_layer_adding(
+        state: &mut [Self],
+        m4: ExternalMatrix,
+        next: &[Self],
+        _: Sealed,
+    ) -> bool {
         external_layer_widened(
             state,
             m4,
+            next,
             |x| u128::from(x.0),
             |w| GoldilocksFast(reduce96(w)),
         );
+        true
     }
 
     /// `y_i = m_i x_i + s`, each output reduced once, with the sum `s` left unreduced in `u128`:

@@ -17,18 +17,14 @@ use crate::poseidon2::linear::{CompiledLayer, DiagonalOps, LinearLayers, compile
 pub(crate) trait RoundOps: Copy {
     /// The type of a round constant (the field itself, or a backend's broadcast vector).
     type Constant: Copy;
-    /// Whether [`full_round`] runs the S-boxes four elements per loop step. True for the scalar
-    /// fields, whose short S-box chains gain from the interleaving; a batch kernel's element
-    /// already holds independent lanes (and groups of them), gains nothing from it, and compiles
-    /// faster with one element per step, so the kernels set it to false.
-    const FOUR_PER_STEP: bool = true;
     /// One round step: the round constant `c`, then the S-box, `(self + c)^D` (see
     /// [`Field::add_sbox`]).
     fn add_sbox<const D: u64>(self, c: Self::Constant) -> Self;
 
     /// The full rounds whose constants are `constants` (whole rounds of `state.len()`):
-    /// [`full_rounds`], which a representation holding several independent groups of states
-    /// may run one group at a time. `W` is the width fixed when compiling, as in [`permute`].
+    /// [`full_rounds`] by default (the batch kernels, which may run one group of states at a
+    /// time); the fields' own form is in their impl below. `W` is the width fixed when
+    /// compiling, as in [`permute`].
     #[inline(always)]
     fn full_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
@@ -41,8 +37,10 @@ pub(crate) trait RoundOps: Copy {
     }
 }
 
-/// The full rounds whose constants are `constants` (whole rounds of `state.len()`), one
-/// [`full_round`] after another.
+/// The full rounds whose constants are `constants` (whole rounds of `state.len()`) as the
+/// batch kernels run them: each round adds its constants and runs the S-boxes, one element per
+/// loop step (a kernel's element already holds independent lanes, and groups of them: four
+/// per step was no faster there and made the AVX-512 code 9% larger), then `M_E`.
 #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
 #[cfg_attr(fast_poseidon2_unoptimized, inline)]
 pub(crate) fn full_rounds<A, const D: u64>(
@@ -53,7 +51,10 @@ pub(crate) fn full_rounds<A, const D: u64>(
     A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
 {
     for round in constants.chunks_exact(state.len()) {
-        full_round::<A, D>(state, round, m4);
+        for (x, &c) in state.iter_mut().zip(round) {
+            *x = x.add_sbox::<D>(c);
+        }
+        A::external_layer(state, m4);
     }
 }
 
@@ -62,6 +63,40 @@ impl<F: Field + LinearLayers> RoundOps for F {
     #[inline(always)]
     fn add_sbox<const D: u64>(self, c: F) -> F {
         Field::add_sbox::<D>(self, c)
+    }
+
+    /// The full rounds of a field: in each round the S-boxes run four elements per loop step
+    /// (the widths are 2, 3 or multiples of 4; see [`four_per_step`]), and where the field's
+    /// external layer can add the next round's constants inside its reductions
+    /// ([`LinearLayers::external_layer_adding`]: Goldilocks, BabyBear, KoalaBear), it does, and
+    /// that round runs its S-boxes alone. Same values as [`full_rounds`].
+    ///
+    /// Measured (docs/benchmarks.md, default build, bench-compare against Plonky3's scalar
+    /// permutations): the constants in the layer made Goldilocks t = 8 5-6% faster (1.05x
+    /// Plonky3's time to 0.99x), KoalaBear t = 16 and 24 4-5%.
+    #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+    #[cfg_attr(fast_poseidon2_unoptimized, inline)]
+    fn full_rounds<const D: u64, const W: usize>(
+        state: &mut [F],
+        constants: &[F],
+        m4: ExternalMatrix,
+    ) {
+        let t = state.len();
+        let mut added = false;
+        for (i, round) in constants.chunks_exact(t).enumerate() {
+            if added {
+                four_per_step(state, round, |x, _| x.sbox::<D>());
+            } else {
+                four_per_step(state, round, |x, c| x.add_sbox::<D>(c));
+            }
+            added = match constants.get((i + 1) * t..(i + 2) * t) {
+                Some(next) => F::external_layer_adding(state, m4, next, Sealed(())),
+                None => false,
+            };
+            if !added {
+                F::external_layer(state, m4);
+            }
+        }
     }
 }
 
@@ -82,42 +117,28 @@ pub(crate) struct RoundConstants<'a, F> {
     pub internal_sum_scale: Option<&'a F>,
 }
 
-/// One full (external) round: add constants, S-box on every element, `M_E`.
-///
-/// The S-boxes run four elements per loop step where [`RoundOps::FOUR_PER_STEP`] asks for it
-/// (the scalar fields; the widths are 2, 3 or multiples of 4): the four independent chains are
-/// interleaved in one step's code. On the 31-bit fields, whose S-box chains are short, this made
-/// the scalar permutations 10-14% faster (KoalaBear t = 16, 24) than one element per step, where
-/// the loop's stores and loads of the state sat between the chains; written out for the whole
-/// width it compiled far slower for no more speed. The batch kernels run one element per step:
-/// in them the four-per-step loop was no faster and made their code 9% larger (AVX-512).
-#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
-#[cfg_attr(fast_poseidon2_unoptimized, inline)]
-fn full_round<A, const D: u64>(state: &mut [A], constants: &[A::Constant], m4: ExternalMatrix)
-where
-    A: RoundOps + LinearLayers<A::Constant> + DiagonalOps<A::Constant>,
-{
-    if A::FOUR_PER_STEP {
-        let mut quads = state.chunks_exact_mut(4);
-        let mut quad_constants = constants.chunks_exact(4);
-        for (x, c) in (&mut quads).zip(&mut quad_constants) {
-            x[0] = x[0].add_sbox::<D>(c[0]);
-            x[1] = x[1].add_sbox::<D>(c[1]);
-            x[2] = x[2].add_sbox::<D>(c[2]);
-            x[3] = x[3].add_sbox::<D>(c[3]);
-        }
-        add_sboxes::<A, D>(quads.into_remainder(), quad_constants.remainder());
-    } else {
-        add_sboxes::<A, D>(state, constants);
-    }
-    A::external_layer(state, m4);
-}
-
-/// `x + c` then the S-box on each element of `state` with its constant, one per loop step.
+/// `step(x, c)` on each element of `state` with its constant, four elements per loop step: the
+/// four independent S-box chains are interleaved in one step's code. On the 31-bit fields,
+/// whose S-box chains are short, this made the scalar permutations 10-14% faster (KoalaBear
+/// t = 16, 24) than one element per step, where the loop's stores and loads of the state sat
+/// between the chains; written out for the whole width it compiled far slower for no more
+/// speed.
 #[inline(always)]
-fn add_sboxes<A: RoundOps, const D: u64>(state: &mut [A], constants: &[A::Constant]) {
-    for (x, &c) in state.iter_mut().zip(constants) {
-        *x = x.add_sbox::<D>(c);
+fn four_per_step<A: Copy, C: Copy>(state: &mut [A], constants: &[C], step: impl Fn(A, C) -> A) {
+    let mut quads = state.chunks_exact_mut(4);
+    let mut quad_constants = constants.chunks_exact(4);
+    for (x, c) in (&mut quads).zip(&mut quad_constants) {
+        x[0] = step(x[0], c[0]);
+        x[1] = step(x[1], c[1]);
+        x[2] = step(x[2], c[2]);
+        x[3] = step(x[3], c[3]);
+    }
+    for (x, &c) in quads
+        .into_remainder()
+        .iter_mut()
+        .zip(quad_constants.remainder())
+    {
+        *x = step(*x, c);
     }
 }
 

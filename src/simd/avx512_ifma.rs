@@ -449,8 +449,6 @@ impl<const G: usize> LinearLayers<[u64; LIMBS]> for Packed<'_, G> {
 
 impl<const G: usize> RoundOps for Packed<'_, G> {
     type Constant = [u64; LIMBS];
-    /// One element per step: the lanes and groups are the independent chains.
-    const FOUR_PER_STEP: bool = false;
     /// `sbox(reduce(x + c))`: every S-box input normalized and `< 2p`.
     #[inline(always)]
     fn add_sbox<const D: u64>(self, c: [u64; LIMBS]) -> Self {

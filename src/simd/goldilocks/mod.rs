@@ -553,8 +553,6 @@ impl<V: Lanes> Constant<V> {
 
 impl<V: Lanes, const G: usize> RoundOps for Packed<V, G> {
     type Constant = Word;
-    /// One element per step: the lanes and groups are the independent chains.
-    const FOUR_PER_STEP: bool = false;
 
     #[inline(always)]
     fn add_sbox<const D: u64>(mut self, c: Word) -> Self {

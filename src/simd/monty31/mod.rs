@@ -654,8 +654,6 @@ impl<V: Lanes, F: Field, const G: usize> SboxOps for Halves<V, F, G> {
 
 impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
     type Constant = Word;
-    /// One element per step: the lanes and groups are the independent chains.
-    const FOUR_PER_STEP: bool = false;
 
     /// Several groups of a width of at least 16 fixed when compiling (`W`; measured at 16
     /// and 24) in a build without AVX-512F enabled when compiling: one group after the other
