@@ -760,6 +760,54 @@ mod monty31 {
             fast_poseidon2::instances::plonky3::ct::koalabear_t16().with_internal_diagonal_minus_one(
                 *fast_poseidon2::instances::sp1::ct::koalabear_t16().internal_diagonal_minus_one()
             ), 16;
+        // A registered permutation with one round constant changed (the last external one,
+        // the last internal one): not the registered instance, so its batch must not run
+        // with the registry's kernel tables (which `check` would see as different outputs).
+        plonky3_koalabear_t16_changed_external_constant: fast_poseidon2::koalabear::KoalaBear,
+            changed_round_constant(fast_poseidon2::instances::plonky3::ct::koalabear_t16(), true), 16;
+        plonky3_babybear_t24_changed_internal_constant: fast_poseidon2::babybear::BabyBear,
+            changed_round_constant(fast_poseidon2::instances::plonky3::ct::babybear_t24(), false), 24;
+        sp1_koalabear_t16_changed_external_constant: fast_poseidon2::koalabear::KoalaBear,
+            changed_round_constant(fast_poseidon2::instances::sp1::ct::koalabear_t16(), true), 16;
+    }
+
+    /// `perm` with its last external (`external`) or last internal round constant plus one,
+    /// rebuilt through its parameters (the external matrix and sum scale kept).
+    fn changed_round_constant<
+        F: PrimeField + LinearLayers,
+        const T: usize,
+        const RF: usize,
+        const RP: usize,
+        const D: u64,
+    >(
+        perm: Poseidon2Ct<F, T, RF, RP, D>,
+        external: bool,
+    ) -> Poseidon2Ct<F, T, RF, RP, D> {
+        let params = perm.to_params();
+        let mut rc = params.external_round_constants().to_vec();
+        let mut ic = params.internal_round_constants().to_vec();
+        let last = if external {
+            rc.last_mut()
+        } else {
+            ic.last_mut()
+        }
+        .expect("constants");
+        *last = last.add(F::ONE_ELEMENT);
+        let mut changed = Poseidon2Params::new(
+            T,
+            D,
+            RF,
+            RP,
+            rc,
+            ic,
+            params.internal_diagonal_minus_one().to_vec(),
+        )
+        .expect("the same shape")
+        .with_external_matrix(params.external_matrix());
+        if let Some(scale) = params.internal_sum_scale() {
+            changed = changed.with_internal_sum_scale(scale);
+        }
+        Poseidon2Ct::from_params(&changed).expect("the same shape")
     }
 
     /// Widths with no shipped 31-bit instance: a const-generic permutation's batch runs the
