@@ -435,6 +435,34 @@ fn external_layer_with<A: LinearOps>(state: &mut [A], m4: fn(&mut [A])) {
     }
 }
 
+/// A field's two external layers on wide unreduced lanes ([`external_layer_widened`]: each
+/// element widened by `$widen`, each output reduced once by `$narrow`) as its
+/// [`LinearLayers`] methods: [`LinearLayers::external_layer`], and
+/// [`LinearLayers::external_layer_adding`], which adds the next round's constants to the
+/// outputs before their reductions, so that the next full round has no additions of its own.
+/// `$doc` documents the first (the lanes and their bounds).
+macro_rules! widened_external_layers {
+    ($widen:expr, $narrow:expr, $(#[$doc:meta])*) => {
+        $(#[$doc])*
+        #[inline(always)]
+        fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
+            Self::external_layer_adding(state, m4, &[], Sealed(()));
+        }
+
+        /// The layer above with `next[i]` added to output `i` before its reduction.
+        #[inline(always)]
+        fn external_layer_adding(
+            state: &mut [Self],
+            m4: ExternalMatrix,
+            next: &[Self],
+            _: Sealed,
+        ) -> bool {
+            external_layer_widened(state, m4, next, $widen, $narrow);
+            true
+        }
+    };
+}
+
 /// [`external_layer`] on wide unreduced lanes of type `W`, for a field whose sums can wait:
 /// each element is widened (`widen`), the generic layer runs on the lanes, and each output is
 /// reduced once (`narrow`), with `next[i]` (widened) added to output `i` before its
@@ -660,28 +688,16 @@ macro_rules! compiled_partial_rounds_from_registry {
 /// layer over the classified entries as constants of the code, each product an addition
 /// chain, a shift or a Montgomery product chosen when compiling.
 impl<P: Monty31Modulus> LinearLayers for Monty31<P> {
-    /// The generic layer on unreduced `u64` lanes (the stored words), one reduction per output
-    /// (`Monty31::from_wide`: `%` by the constant `p`).
-    ///
-    /// Bounds: words are `< 2^31`; an `M4` row has coefficient sum at most 16 (7 for
-    /// Plonky3's), so block outputs are `< 2^35`, column sums over at most `MAX_WIDTH / 4 = 8`
-    /// blocks `< 2^38`, outputs `< 2^39`.
-    #[inline(always)]
-    fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
-        Self::external_layer_adding(state, m4, &[], Sealed(()));
-    }
-
-    /// The layer above with each constant's word added to its unreduced output (`< 2^40`):
-    /// no addition of its own in the next round.
-    #[inline(always)]
-    fn external_layer_adding(
-        state: &mut [Self],
-        m4: ExternalMatrix,
-        next: &[Self],
-        _: Sealed,
-    ) -> bool {
-        external_layer_widened(state, m4, next, |x| u64::from(x.word()), Self::from_wide);
-        true
+    widened_external_layers! {
+        |x| u64::from(x.word()),
+        Self::from_wide,
+        /// The generic layer on unreduced `u64` lanes (the stored words), one reduction per
+        /// output (`Monty31::from_wide`: `%` by the constant `p`).
+        ///
+        /// Bounds: words are `< 2^31`; an `M4` row has coefficient sum at most 16 (7 for
+        /// Plonky3's), so block outputs are `< 2^35`, column sums over at most
+        /// `MAX_WIDTH / 4 = 8` blocks `< 2^38`, outputs `< 2^39`; with a constant's word,
+        /// `< 2^40`.
     }
 
     /// The generic layer with the sum of `Monty31::wide_sum` (words added in `u64`, one
@@ -744,33 +760,15 @@ impl<P: Monty31Modulus> CompiledLayer<Classified<Monty31<P>>> for Monty31<P> {
 /// accumulated in `u128` and reduced once per output, where the generic layers would reduce
 /// after every addition.
 impl LinearLayers for GoldilocksFast {
-    /// The generic layer run on unreduced `u128` lanes, one reduction per output.
-    ///
-    /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum at most 16 (7 for
-    /// Plonky3's), so block outputs are `< 2^68`, column sums over at most `MAX_WIDTH / 4 = 8`
-    /// blocks `< 2^71`, outputs `< 2^72`, within `reduce96`'s bound.
-    #[inline(always)]
-    fn external_layer(state: &mut [Self], m4: ExternalMatrix) {
-        Self::external_layer_adding(state, m4, &[], Sealed(()));
-    }
-
-    /// The layer above with each constant added to its unreduced output (`< 2^72 + 2^64`,
-    /// within `reduce96`'s bound): no addition of its own in the next round.
-    #[inline(always)]
-    fn external_layer_adding(
-        state: &mut [Self],
-        m4: ExternalMatrix,
-        next: &[Self],
-        _: Sealed,
-    ) -> bool {
-        external_layer_widened(
-            state,
-            m4,
-            next,
-            |x| u128::from(x.0),
-            |w| GoldilocksFast(reduce96(w)),
-        );
-        true
+    widened_external_layers! {
+        |x| u128::from(x.0),
+        |w| GoldilocksFast(reduce96(w)),
+        /// The generic layer run on unreduced `u128` lanes, one reduction per output.
+        ///
+        /// Bounds: inputs are `< 2^64`; an `M4` row has coefficient sum at most 16 (7 for
+        /// Plonky3's), so block outputs are `< 2^68`, column sums over at most
+        /// `MAX_WIDTH / 4 = 8` blocks `< 2^71`, outputs `< 2^72`; with a constant,
+        /// `< 2^72 + 2^64`, within `reduce96`'s bound.
     }
 
     /// `y_i = m_i x_i + s`, each output reduced once, with the sum `s` left unreduced in `u128`:
