@@ -230,8 +230,17 @@ pub(crate) struct CompiledTables<const T: usize, const RF: usize, const RP: usiz
     /// The kernel-form constants.
     pub(crate) tables: CtTables<T, RF, RP>,
     /// Each constant's stored word (element 0 of its kernel form), contiguous, for
-    /// [`CompiledTables::holds`]: `(external, internal, diagonal, sum scale)`.
-    stored: ([[u64; T]; RF], [u64; RP], [u64; T], Option<u64>),
+    /// [`CompiledTables::holds`].
+    stored: StoredWords<T, RF, RP>,
+}
+
+/// The stored words of a permutation's constants, in the layout of [`CtTables`].
+#[cfg(fast_poseidon2_simd)]
+struct StoredWords<const T: usize, const RF: usize, const RP: usize> {
+    external: [[u64; T]; RF],
+    internal: [u64; RP],
+    diag_m1: [u64; T],
+    internal_sum_scale: Option<u64>,
 }
 
 #[cfg(fast_poseidon2_simd)]
@@ -255,28 +264,33 @@ impl<const T: usize, const RF: usize, const RP: usize> CompiledTables<T, RF, RP>
             Kernel::Monty31(_) => 0xffff_ffff,
             _ => u64::MAX,
         };
-        let mut stored = ([[0; T]; RF], [0; RP], [0; T], None);
+        let mut stored = StoredWords {
+            external: [[0; T]; RF],
+            internal: [0; RP],
+            diag_m1: [0; T],
+            internal_sum_scale: None,
+        };
         let mut r = 0;
         while r < RF {
             let mut i = 0;
             while i < T {
-                stored.0[r][i] = external[r][i][0] & mask;
+                stored.external[r][i] = external[r][i][0] & mask;
                 i += 1;
             }
             r += 1;
         }
         let mut i = 0;
         while i < RP {
-            stored.1[i] = internal[i][0] & mask;
+            stored.internal[i] = internal[i][0] & mask;
             i += 1;
         }
         let mut i = 0;
         while i < T {
-            stored.2[i] = diag_m1[i][0] & mask;
+            stored.diag_m1[i] = diag_m1[i][0] & mask;
             i += 1;
         }
         if let Some(scale) = &internal_sum_scale {
-            stored.3 = Some(scale[0] & mask);
+            stored.internal_sum_scale = Some(scale[0] & mask);
         }
         CompiledTables {
             kernel,
@@ -326,13 +340,13 @@ impl<const T: usize, const RF: usize, const RP: usize> CompiledTables<T, RF, RP>
                     .zip(constants)
                     .fold(true, |all, (&s, c)| all & (word(c) == Some(s)))
         };
-        let (external, internal, diagonal, scale) = &self.stored;
+        let stored = &self.stored;
         self.tables.external_matrix == rc.external_matrix
-            && *scale == rc.internal_sum_scale.and_then(&word)
-            && scale.is_some() == rc.internal_sum_scale.is_some()
-            && same(diagonal, rc.diag_m1)
-            && same(internal, rc.internal)
-            && same(external.as_flattened(), rc.external)
+            && stored.internal_sum_scale == rc.internal_sum_scale.and_then(&word)
+            && stored.internal_sum_scale.is_some() == rc.internal_sum_scale.is_some()
+            && same(&stored.diag_m1, rc.diag_m1)
+            && same(&stored.internal, rc.internal)
+            && same(stored.external.as_flattened(), rc.external)
     }
 }
 

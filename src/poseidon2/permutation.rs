@@ -72,8 +72,9 @@ impl<F: Field + LinearLayers> RoundOps for F {
     /// that round runs its S-boxes alone. Same values as [`full_rounds`].
     ///
     /// Measured (docs/benchmarks.md, default build, bench-compare against Plonky3's scalar
-    /// permutations): the constants in the layer made Goldilocks t = 8 5-6% faster (1.05x
-    /// Plonky3's time to 0.99x), KoalaBear t = 16 and 24 4-5%.
+    /// permutations, AMD Zen 4; least times of the alternated rounds): the constants in the
+    /// layer made Goldilocks t = 8 0.77 -> 0.72 µs (1.05-1.09x Plonky3's time to 0.98x),
+    /// t = 12 and 16 7%, KoalaBear t = 16 and 24 3% and 5%.
     #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
     #[cfg_attr(fast_poseidon2_unoptimized, inline)]
     fn full_rounds<const D: u64, const W: usize>(
