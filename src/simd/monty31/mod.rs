@@ -16,10 +16,10 @@
 //! rounds with a compiled diagonal run one group after the other
 //! ([`compiled_partial_rounds_by_group`]: the state of two groups alone fills its 32
 //! registers); on AVX2 they are interleaved (each group's rounds wait on the S-box of `x_0`,
-//! and two chains hide each other's latency). In a build without AVX-512F enabled when
-//! compiling the full rounds run one group after the other from width 16 (AVX2: below
-//! 24 only; [`full_rounds_by_group`]); otherwise the groups' registers are interleaved
-//! operation by operation.
+//! and two chains hide each other's latency). The full rounds' arrangement of the groups
+//! depends on the ISA, the width, the degree and the build ([`FullRounds::of`]): interleaved
+//! operation by operation, the S-boxes interleaved and the external layer one group at a
+//! time, or one group after the other.
 //!
 //! # Constant time
 //! No branch and no memory address depends on a lane's value: every correction is an unsigned
@@ -655,26 +655,27 @@ impl<V: Lanes, F: Field, const G: usize> SboxOps for Halves<V, F, G> {
 impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
     type Constant = Word;
 
-    /// Several groups of a width of at least 16 fixed when compiling (`W`; measured at 16
-    /// and 24) in a build without AVX-512F enabled when compiling: one group after the other
-    /// ([`full_rounds_by_group`]), except from width 24 on AVX2 registers (interleaved there
-    /// measured 5-8% faster, 2026-12-06, AMD Zen 4); otherwise interleaved (narrower groups
-    /// leave the registers for interleaving).
+    /// Several groups of a width of at least 16 fixed when compiling (`W`) in a build without
+    /// AVX-512F enabled when compiling run in the arrangement [`FullRounds::of`] picks:
+    /// the S-boxes of every group, then the external layer one group at a time
+    /// ([`full_rounds_layer_by_group`]), or all rounds of one group after the other
+    /// ([`full_rounds_by_group`]); otherwise (and with AVX-512F enabled for the whole
+    /// program, where the interleaved rounds measured fastest) interleaved.
     #[inline(always)]
     fn full_rounds<const D: u64, const W: usize>(
         state: &mut [Self],
         constants: &[Word],
         m4: ExternalMatrix,
     ) {
-        if const {
-            G > 1
-                && W >= 16
-                && !cfg!(target_feature = "avx512f")
-                && (V::REGISTERS >= 32 || W < 24)
-        }
-            && let Ok(state) = <&mut [Self; W]>::try_from(&mut *state)
+        let arrangement = const { FullRounds::of::<V>(G, W, D) };
+        if let (FullRounds::LayerByGroup | FullRounds::ByGroup, Ok(state)) =
+            (arrangement, <&mut [Self; W]>::try_from(&mut *state))
         {
-            return full_rounds_by_group::<V, F, G, D, W>(state, constants, m4);
+            return if arrangement == FullRounds::LayerByGroup {
+                full_rounds_layer_by_group::<V, F, G, D, W>(state, constants, m4)
+            } else {
+                full_rounds_by_group::<V, F, G, D, W>(state, constants, m4)
+            };
         }
         full_rounds::<Self, D>(state, constants, m4);
     }
@@ -697,13 +698,78 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
     }
 }
 
+/// How the kernel runs the full rounds of `G` vector groups ([`RoundOps::full_rounds`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FullRounds {
+    /// Every operation on all groups, register by register (the generic round driver on
+    /// [`Packed`]).
+    Interleaved,
+    /// In each round the S-boxes of all groups, then the external layer of one group after
+    /// the other ([`full_rounds_layer_by_group`]).
+    LayerByGroup,
+    /// All rounds of one group, then the next ([`full_rounds_by_group`]).
+    ByGroup,
+}
+
+impl FullRounds {
+    /// The arrangement for `groups` groups of width `width` with S-box degree `d` on the
+    /// register type `V`, as measured on AMD Zen 4 (docs/benchmarks.md, 2026-12-07, batches
+    /// of 64 states; BabyBear's degree is 7, KoalaBear's 3):
+    /// - one group, a width below 16 (the registers hold the interleaved state), or AVX-512F
+    ///   enabled for the whole program (`-C target-cpu=native`, where both other
+    ///   arrangements were 1-7% slower): [`FullRounds::Interleaved`];
+    /// - AVX-512F registers otherwise (the default build, the CPU detected at run time):
+    ///   [`FullRounds::LayerByGroup`], 3-5% faster batches than [`FullRounds::ByGroup`] at
+    ///   t = 16 on both fields and at t = 24 on BabyBear; [`FullRounds::ByGroup`] for a degree
+    ///   below 5 from width 24 (KoalaBear24: the layer by group was 3.5% faster there, but
+    ///   then 1.8% faster than the native build, which a default build must not be);
+    /// - AVX2 registers (16): from width 24 [`FullRounds::Interleaved`] (the layer by group
+    ///   4-6% slower); at width 16 [`FullRounds::LayerByGroup`] for a degree of at least 5
+    ///   (BabyBear16: 6% faster, the two groups' S-box chains hide each other's latency) and
+    ///   [`FullRounds::ByGroup`] below (KoalaBear16: the layer by group 1-2% slower).
+    const fn of<V: Lanes>(groups: usize, width: usize, d: u64) -> Self {
+        if groups < 2 || width < 16 || cfg!(target_feature = "avx512f") {
+            return Self::Interleaved;
+        }
+        // (AVX-512F registers, width of 24 or more, degree of 5 or more)
+        match (V::REGISTERS >= 32, width >= 24, d >= 5) {
+            (true, false, _) | (true, true, true) | (false, false, true) => Self::LayerByGroup,
+            (true, true, false) | (false, false, false) => Self::ByGroup,
+            (false, true, _) => Self::Interleaved,
+        }
+    }
+}
+
+/// The full rounds of `G` groups of width `T` ([`FullRounds::LayerByGroup`]): each round's
+/// S-boxes on every group, register by register (`T · G` independent chains), then the
+/// external layer of one group after the other ([`group`] and [`set_group`] copy its `T`
+/// registers out and back; the layer of one group of 16 already fills AVX2's 16 registers).
+#[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
+#[cfg_attr(fast_poseidon2_unoptimized, inline)]
+fn full_rounds_layer_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
+    state: &mut [Packed<V, F, G>; T],
+    constants: &[Word],
+    m4: ExternalMatrix,
+) {
+    for round in constants.chunks_exact(T) {
+        for (x, &c) in state.iter_mut().zip(round) {
+            *x = x.add_sbox::<D>(c);
+        }
+        for g in 0..G {
+            let mut one = group(state, g);
+            <Packed<V, F, 1> as LinearLayers<Word>>::external_layer(&mut one, m4);
+            set_group(state, g, &one);
+        }
+    }
+}
+
 /// The full rounds of `G` groups of width `T` run one group after the other
-/// ([`RoundOps::full_rounds`]; [`group`] and [`set_group`] copy each group's `T` registers out
+/// ([`FullRounds::ByGroup`]; [`group`] and [`set_group`] copy each group's `T` registers out
 /// and back): a full round of one group already has `T` independent S-boxes, and two
 /// interleaved groups of 16 fill AVX-512F's 32 registers with the state alone, so the compiler
 /// spilled. Measured (docs/benchmarks.md, 2026-12-06): 2% (BabyBear t = 16) and 5% (KoalaBear
-/// t = 16) faster batches in the default build, 1-5% slower when AVX-512F is enabled for the
-/// whole program (`-C target-cpu=native`), where the interleaved rounds are kept.
+/// t = 16) faster batches in the default build than interleaved, 1-5% slower when AVX-512F is
+/// enabled for the whole program.
 #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
 #[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
