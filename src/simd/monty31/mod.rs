@@ -717,12 +717,12 @@ impl FullRounds {
     /// of 64 states; BabyBear's degree is 7, KoalaBear's 3):
     /// - one group, a width below 16 (the registers hold the interleaved state), or AVX-512F
     ///   enabled for the whole program (`-C target-cpu=native`, where both other
-    ///   arrangements were 1-7% slower): [`FullRounds::Interleaved`];
+    ///   arrangements were 1-8% slower): [`FullRounds::Interleaved`];
     /// - AVX-512F registers otherwise (the default build, the CPU detected at run time):
-    ///   [`FullRounds::LayerByGroup`], 3-5% faster batches than [`FullRounds::ByGroup`] at
+    ///   [`FullRounds::LayerByGroup`], 2-5% faster batches than [`FullRounds::ByGroup`] at
     ///   t = 16 on both fields and at t = 24 on BabyBear; [`FullRounds::ByGroup`] for a degree
-    ///   below 5 from width 24 (KoalaBear24: the layer by group was 3.5% faster there, but
-    ///   then 1.8% faster than the native build, which a default build must not be);
+    ///   below 5 from width 24 (KoalaBear24: the layer by group was 3.5% faster, which left
+    ///   the native build 1.8% slower than the default one; a native build must not be);
     /// - AVX2 registers (16): from width 24 [`FullRounds::Interleaved`] (the layer by group
     ///   4-6% slower); at width 16 [`FullRounds::LayerByGroup`] for a degree of at least 5
     ///   (BabyBear16: 6% faster, the two groups' S-box chains hide each other's latency) and
