@@ -668,13 +668,14 @@ impl<V: Lanes, F: Field, const G: usize> RoundOps for Packed<V, F, G> {
         m4: ExternalMatrix,
     ) {
         let arrangement = const { FullRounds::of::<V>(G, W, D) };
-        if let (FullRounds::LayerByGroup | FullRounds::ByGroup, Ok(state)) =
-            (arrangement, <&mut [Self; W]>::try_from(&mut *state))
+        if arrangement != FullRounds::Interleaved
+            && let Ok(state) = <&mut [Self; W]>::try_from(&mut *state)
         {
-            return if arrangement == FullRounds::LayerByGroup {
-                full_rounds_layer_by_group::<V, F, G, D, W>(state, constants, m4)
-            } else {
-                full_rounds_by_group::<V, F, G, D, W>(state, constants, m4)
+            return match arrangement {
+                FullRounds::LayerByGroup => {
+                    full_rounds_layer_by_group::<V, F, G, D, W>(state, constants, m4)
+                }
+                _ => full_rounds_by_group::<V, F, G, D, W>(state, constants, m4),
             };
         }
         full_rounds::<Self, D>(state, constants, m4);
