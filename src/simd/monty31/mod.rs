@@ -119,7 +119,7 @@ use crate::field::{Field, Sealed, SboxOps, sbox_chain};
 use crate::params::MAX_WIDTH;
 use crate::poseidon2::batch_cache::{BatchBackend, Word};
 use crate::poseidon2::linear::{
-    CompiledLayer, DiagonalOps, LinearLayers, LinearOps, internal_layer_fixed, sum, sum_tree,
+    CompiledLayer, DiagonalOps, LinearLayers, LinearOps, internal_layer_fixed, sum_tree,
     tail_sum_tree,
 };
 use crate::params::ExternalMatrix;
@@ -216,7 +216,8 @@ pub(super) trait Lanes: Copy {
     /// `q` of a Montgomery reduction passes through it, so that LLVM keeps `vpmuludq` for `q`
     /// instead of merging the two products into `vpmullq` (three micro-operations and 15
     /// cycles on Intel cores; it does so whenever AVX-512DQ is enabled, e.g. with
-    /// `-C target-cpu=native`).
+    /// `-C target-cpu=native`); and on AVX2 the sums of the linear layers
+    /// ([`add_in_layer`]), so that LLVM does not reassociate them.
     fn opaque(self) -> Self;
 
     /// The token a value's existence proves.
@@ -450,6 +451,25 @@ fn modulus<V: Lanes, F: Field>(like: V) -> V {
 #[inline(always)]
 fn add<V: Lanes, F: Field>(a: V, b: V) -> V {
     let s = a.add32(b);
+    s.min(s.sub32(modulus::<V, F>(a)))
+}
+
+/// [`add`] as the linear layers take it ([`LinearOps::linear_add`]: the external layer, the
+/// internal layers' sums). With AVX2's 16 registers the sum `s` passes through
+/// [`Lanes::opaque`] first: otherwise LLVM forms `s - p` as `(a - p) + b`, one more addition
+/// per sum and a value more live, and in the external layer (72 of these sums at t = 16) the
+/// extra values spilled: 82 stack accesses per round against Plonky3's 34 (its layer, the
+/// same sums, in the same binary). Measured on AMD Zen 4 (docs/benchmarks.md, 2026-12-07,
+/// batches of 64 states, AVX2): KoalaBear16 103.5 -> 101.9 ns per state, KoalaBear24
+/// 158.1 -> 153.7, BabyBear24 205.9 -> 201.0, BabyBear16 level; with AVX-512F's 32
+/// registers the barrier made the default build's t = 16 batches 3-4% slower, so it is left
+/// out there.
+#[inline(always)]
+fn add_in_layer<V: Lanes, F: Field>(a: V, b: V) -> V {
+    if V::REGISTERS >= 32 {
+        return add::<V, F>(a, b);
+    }
+    let s = a.add32(b).opaque();
     s.min(s.sub32(modulus::<V, F>(a)))
 }
 
@@ -843,7 +863,7 @@ impl<V: Lanes, F: Field, const G: usize> LinearOps for Packed<V, F, G> {
     #[inline(always)]
     fn linear_add(mut self, rhs: Self) -> Self {
         for (x, y) in self.0.iter_mut().zip(rhs.0) {
-            *x = add::<V, F>(*x, y);
+            *x = add_in_layer::<V, F>(*x, y);
         }
         self
     }
@@ -902,10 +922,15 @@ impl<V: Lanes, F: Field, const G: usize> CompiledLayer<Word> for Packed<V, F, G>
         LayerSum { all, tail }
     }
 
+    /// The sum in four chains ([`sum_tree`]), as the unscaled layer's: the partial rounds wait
+    /// for it, and with the barrier of [`add_in_layer`] LLVM no longer shortens the serial
+    /// [`sum`](crate::poseidon2::linear::sum) on AVX2 (SP1's KoalaBear16, 2026-12-07, 64
+    /// states: AVX2 129.6 -> 124.9 ns per state; the AVX-512F kernel 119.0 -> 111.5 in the
+    /// default build, 118.3 -> 110.3 native).
     #[inline(always)]
     fn compiled_scaled_sum(state: &[Self], scale: &Word) -> LayerSum<Self> {
         LayerSum {
-            all: sum(state).mul_diagonal(scale),
+            all: sum_tree(state).mul_diagonal(scale),
             tail: None,
         }
     }
@@ -1022,7 +1047,7 @@ impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> 
         if state.len() < 2 {
             return;
         }
-        let s = sum(state).mul_diagonal(scale);
+        let s = sum_tree(state).mul_diagonal(scale);
         add_diagonal_products(state, diag, s);
     }
 
