@@ -897,23 +897,18 @@ struct LayerSum<P> {
 }
 
 /// The generic layer with a diagonal compiled into the code: the products above, the sum in
-/// four chains of additions ([`tail_sum_tree`]). On AVX-512F, output 0 for the entry `-2`
-/// (Plonky3's BabyBear and KoalaBear diagonals) is `-2 x_0 + (x_0 + tail) = tail - x_0`: one
+/// four chains of additions ([`tail_sum_tree`]). Output 0 for the entry `-2` (Plonky3's
+/// BabyBear and KoalaBear diagonals) is `-2 x_0 + (x_0 + tail) = tail - x_0`: one
 /// subtraction after the S-box, which the next round's S-box waits for, in place of the sum's
-/// last addition and the entry's two steps (KoalaBear16 2% faster). AVX2's 16 registers do
-/// not hold the tail beside the sum without more spills: there it was no faster, and the
-/// layer keeps the one sum.
+/// last addition and the entry's two steps (AVX-512F: KoalaBear16 2% faster; AVX2, with the
+/// sums behind [`add_in_layer`]'s barrier, 2026-12-07: KoalaBear16 101.8 -> 100.9 ns per
+/// state, KoalaBear24 153.5 -> 152.6, BabyBear level; before the barrier the tail beside the
+/// sum spilled and was no faster).
 impl<V: Lanes, F: Field, const G: usize> CompiledLayer<Word> for Packed<V, F, G> {
     type Sum = LayerSum<Self>;
 
     #[inline(always)]
     fn compiled_sum(state: &[Self]) -> LayerSum<Self> {
-        if V::REGISTERS < 32 {
-            return LayerSum {
-                all: sum_tree(state),
-                tail: None,
-            };
-        }
         let tail = tail_sum_tree(state);
         let all = match tail {
             Some(tail) => state[0].linear_add(tail),
