@@ -44,8 +44,32 @@ trait Extremes: PrimeField + LinearLayers {
 impl Extremes for ark_bn254::Fr {}
 impl Extremes for ark_bls12_381::Fr {}
 impl Extremes for Goldilocks {}
-impl Extremes for fast_poseidon2::babybear::BabyBear {}
-impl Extremes for fast_poseidon2::koalabear::KoalaBear {}
+impl Extremes for fast_poseidon2::babybear::BabyBear {
+    fn extremes() -> Vec<Self> {
+        monty31_extremes()
+    }
+}
+impl Extremes for fast_poseidon2::koalabear::KoalaBear {
+    fn extremes() -> Vec<Self> {
+        monty31_extremes()
+    }
+}
+
+/// 0, 1 and p - 1, and the elements whose stored words (`x 2^32 mod p`) are 1 and p - 1: the
+/// 31-bit kernels add and multiply stored words, on which the elements 1 and p - 1 are other
+/// values (`2^32 mod p` and its negation), so the word extremes are inputs of their own.
+fn monty31_extremes<F: PrimeField + LinearLayers>() -> Vec<F> {
+    let r_inv = F::from_u64(1 << 32)
+        .inverted()
+        .expect("2^32 is invertible modulo an odd prime");
+    vec![
+        F::ZERO_ELEMENT,
+        F::ONE_ELEMENT,
+        minus_one::<F>(),
+        r_inv,
+        minus_one::<F>().mul(r_inv),
+    ]
+}
 impl Extremes for GoldilocksFast {
     fn extremes() -> Vec<Self> {
         [

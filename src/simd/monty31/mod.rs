@@ -1321,6 +1321,8 @@ mod tests {
                 if (0..pi).contains(&a) {
                     let got = i64::from(lane0(add::<V, F>(splat(a), splat(c))));
                     assert_eq!(got, (a + c) % pi, "{a} + {c}");
+                    let got = i64::from(lane0(add_in_layer::<V, F>(splat(a), splat(c))));
+                    assert_eq!(got, (a + c) % pi, "{a} + {c} in a layer");
                 }
             }
             // `add_signed` takes `d = p` too (a negated `-p`).
