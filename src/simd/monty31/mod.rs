@@ -40,7 +40,8 @@
 //! - [`add`] (canonical `a, b`): `s = a + b < 2p < 2^32` does not wrap; `min(s, s - p)` (as
 //!   `u32`) is `s - p` when `s >= p`, and `s` when `s < p` (then `s - p` wraps to
 //!   `>= 2^32 - p > p > s`). Three operations; the external layer and the sum of the internal
-//!   layer are these additions only (`poseidon2::linear`'s layers on [`LinearOps`]).
+//!   layer are these additions only (`poseidon2::linear`'s layers on [`LinearOps`], through
+//!   [`add_in_layer`]: the same value, `s` behind a compiler barrier on AVX2).
 //! - [`canonical`] (signed `d` in `(-p, p)`): `min(d, d + p)` as `u32`: `d >= 0` gives `d`
 //!   (`d + p < 2p` does not wrap); `d < 0` is `>= 2^32 - p > p` as `u32`, and `d + p` in
 //!   `(0, p)` is the smaller.
@@ -96,8 +97,8 @@
 //! # Round structure
 //! The crate's one round driver ([`permute`]) runs on [`Packed`] through [`RoundOps`]; the
 //! external layer, the sum of the internal layer and the fixed t = 2, 3 internal matrices are
-//! [`crate::poseidon2::linear`]'s, run on [`LinearOps`] with [`add`]. Round constants are
-//! converted once per permutation value (its batch cache, see `crate::simd`) by
+//! [`crate::poseidon2::linear`]'s, run on [`LinearOps`] with [`add_in_layer`]. Round constants
+//! are converted once per permutation value (its batch cache, see `crate::simd`) by
 //! `field::kernel_form::monty31::word` and broadcast from memory where they are used.
 //!
 //! # Speed
@@ -1016,9 +1017,9 @@ fn add_diagonal_products_zip<V: Lanes, F: Field, const G: usize>(
     }
 }
 
-/// The external layer is the generic one (additions only, [`add`]); the t >= 4 internal layer
-/// and the scaled one add the canonical sum to each signed product with one correction
-/// ([`add_signed`]).
+/// The external layer is the generic one (additions only, [`add_in_layer`]); the t >= 4
+/// internal layer and the scaled one add the canonical sum to each signed product with one
+/// correction ([`add_signed`]).
 impl<V: Lanes, F: Field, const G: usize> LinearLayers<Word> for Packed<V, F, G> {
     /// Same shapes and length behaviour as [`crate::poseidon2::linear::internal_layer`].
     #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
