@@ -786,12 +786,12 @@ fn full_rounds_layer_by_group<V: Lanes, F: Field, const G: usize, const D: u64, 
 }
 
 /// The full rounds of `G` groups of width `T` run one group after the other
-/// ([`FullRounds::ByGroup`]; [`group`] and [`set_group`] copy each group's `T` registers out
-/// and back): a full round of one group already has `T` independent S-boxes, and two
-/// interleaved groups of 16 fill AVX-512F's 32 registers with the state alone, so the compiler
-/// spilled. Measured (docs/benchmarks.md, 2026-12-06): 2% (BabyBear t = 16) and 5% (KoalaBear
-/// t = 16) faster batches in the default build than interleaved, 1-5% slower when AVX-512F is
-/// enabled for the whole program.
+/// ([`FullRounds::ByGroup`]; the first round's S-boxes read each group's `T` registers
+/// ([`group_after_sboxes`]), [`set_group`] writes them back): a full round of one group already
+/// has `T` independent S-boxes, and two interleaved groups of 16 fill AVX-512F's 32 registers
+/// with the state alone, so the compiler spilled. Measured (docs/benchmarks.md, 2026-12-06): 2%
+/// (BabyBear t = 16) and 5% (KoalaBear t = 16) faster batches in the default build than
+/// interleaved, 1-5% slower when AVX-512F is enabled for the whole program.
 #[cfg_attr(not(fast_poseidon2_unoptimized), inline(always))]
 #[cfg_attr(fast_poseidon2_unoptimized, inline)]
 fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
@@ -799,9 +799,13 @@ fn full_rounds_by_group<V: Lanes, F: Field, const G: usize, const D: u64, const 
     constants: &[Word],
     m4: ExternalMatrix,
 ) {
+    let Some((first, rest)) = constants.split_at_checked(T) else {
+        return;
+    };
     for g in 0..G {
-        let mut one = group(state, g);
-        full_rounds::<Packed<V, F, 1>, D>(&mut one, constants, m4);
+        let mut one = group_after_sboxes::<V, F, G, D, T>(state, g, first);
+        <Packed<V, F, 1> as LinearLayers<Word>>::external_layer(&mut one, m4);
+        full_rounds::<Packed<V, F, 1>, D>(&mut one, rest, m4);
         set_group(state, g, &one);
     }
 }
@@ -844,6 +848,23 @@ fn group<V: Lanes, F: Field, const G: usize, const T: usize>(
     let mut one = [Packed([state[0].0[g]], PhantomData); T];
     for (y, x) in one.iter_mut().zip(state) {
         y.0[0] = x.0[g];
+    }
+    one
+}
+
+/// Group `g` of `state` (`g < G`) after one round's S-boxes with the constants `round`
+/// (`T` of them), each element read from `state` into its S-box: [`group`] followed by the
+/// S-boxes kept a copy of the group on the stack (AVX2, where a group of 16 fills the
+/// registers: KoalaBear16 and SP1's batches 1% slower, docs/benchmarks.md, 2026-12-07).
+#[inline(always)]
+fn group_after_sboxes<V: Lanes, F: Field, const G: usize, const D: u64, const T: usize>(
+    state: &[Packed<V, F, G>; T],
+    g: usize,
+    round: &[Word],
+) -> [Packed<V, F, 1>; T] {
+    let mut one = [Packed([state[0].0[g]], PhantomData); T];
+    for ((y, x), &c) in one.iter_mut().zip(state).zip(round) {
+        *y = Packed::<V, F, 1>([x.0[g]], PhantomData).add_sbox::<D>(c);
     }
     one
 }
