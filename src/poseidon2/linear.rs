@@ -31,7 +31,8 @@
 //!   (Plonky3's) run the generic compiled layer, its sum left in `u128` and the next round's
 //!   constant taken into `x_0`'s reduction (`CompiledLayer::compiled_output_then_round`);
 //!   in the full rounds the next round's constants are added in the external layer's
-//!   reductions ([`LinearLayers::external_layer_adding`]);
+//!   reductions ([`LinearLayers::external_layer_adding`]), the first round's in the initial
+//!   layer's ([`LinearLayers::adds_in_initial_layer`]);
 //! - the Goldilocks batch kernel's vectors: both layers (exact 32-bit halves, fused
 //!   multiply-add with one reduction).
 //!
@@ -246,6 +247,16 @@ pub trait LinearLayers<C = Self>: Copy {
         Self: DiagonalOps<C>,
     {
         internal_layer_scaled(state, diag, scale);
+    }
+
+    /// The round driver's hidden hook for the initial layer of a field: whether it runs
+    /// [`LinearLayers::external_layer_adding`] with the first full round's constants (a speed
+    /// choice: the values are the same either way). The default is `false`. Sealed: only
+    /// this crate can call or override it.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn adds_in_initial_layer(_: Sealed) -> bool {
+        false
     }
 
     /// The round driver's hidden hook for the full rounds of a field: `M_E` with block `m4`
@@ -769,6 +780,12 @@ impl LinearLayers for GoldilocksFast {
         /// Plonky3's), so block outputs are `< 2^68`, column sums over at most
         /// `MAX_WIDTH / 4 = 8` blocks `< 2^71`, outputs `< 2^72`; with a constant,
         /// `< 2^72 + 2^64`, within `reduce96`'s bound.
+    }
+
+    /// Yes (docs/benchmarks.md, 2026-12-07: t = 8, 12, 16 1-3% faster).
+    #[inline(always)]
+    fn adds_in_initial_layer(_: Sealed) -> bool {
+        true
     }
 
     /// `y_i = m_i x_i + s`, each output reduced once, with the sum `s` left unreduced in `u128`:
