@@ -109,5 +109,16 @@ mod tests {
         );
         let b = (1u64 << 31) - (1 << 27) + 1;
         assert_eq!(diagonal_kind(b, b - ((b - 1) >> 28)), DiagonalKind::Generic);
+        // On the Mersenne prime `2^31 - 1` (`p + 1` a power of two: the bit lengths of `p - 1`
+        // and `p + 1` differ), `2^-1` only.
+        let m = (1u64 << 31) - 1;
+        assert_eq!(
+            diagonal_kind(m, m.div_ceil(2)),
+            DiagonalKind::Halve {
+                n: 1,
+                negate: false
+            }
+        );
+        assert_eq!(diagonal_kind(m, m - ((m - 1) >> 2)), DiagonalKind::Generic);
     }
 }

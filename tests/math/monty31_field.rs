@@ -146,10 +146,40 @@ fn const_new_and_from_u64_agree_and_debug_shows_the_integer() {
     ] {
         assert_eq!(BabyBear::new(v), BabyBear::from_u64(u64::from(v)), "{v}");
         assert_eq!(KoalaBear::new(v), KoalaBear::from(v), "{v}");
+        assert_eq!(KoalaBear::new(v), KoalaBear::from(u64::from(v)), "{v}");
     }
     assert_eq!(format!("{:?}", BabyBear::new(5)), "BabyBear(5)");
     assert_eq!(format!("{}", KoalaBear::new(koalabear::MODULUS + 7)), "7");
     assert_eq!(u32::from(BabyBear::ONE_ELEMENT), 1);
+}
+
+/// `Hash` agrees with `Eq` (the same element from different integers hashes the same) and tells
+/// elements apart (a constant hash would also agree with `Eq`, and make every hash map of
+/// elements one bucket).
+#[test]
+fn hash_agrees_with_eq_and_tells_elements_apart() {
+    use std::collections::HashSet;
+    use std::hash::{BuildHasher, RandomState};
+    let hasher = RandomState::new();
+    let p = babybear::MODULUS;
+    assert_eq!(
+        hasher.hash_one(BabyBear::new(7)),
+        hasher.hash_one(BabyBear::new(p + 7))
+    );
+    let hashes: HashSet<u64> = [0, 1, 2, p - 1]
+        .into_iter()
+        .map(|v| hasher.hash_one(BabyBear::new(v)))
+        .collect();
+    assert_eq!(hashes.len(), 4);
+    let q = koalabear::MODULUS;
+    assert_eq!(
+        hasher.hash_one(KoalaBear::new(q - 1)),
+        hasher.hash_one(KoalaBear::new(2 * q - 1))
+    );
+    assert_ne!(
+        hasher.hash_one(KoalaBear::new(0)),
+        hasher.hash_one(KoalaBear::new(1))
+    );
 }
 
 /// Property tests of one field against `u64` arithmetic (256 cases each: the edge values above
