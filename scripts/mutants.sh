@@ -41,7 +41,12 @@ root=$(pwd)
 # (`simd::`), the dispatch tests (`batch_backend_is`) and the batch tests of four instances;
 # the kernels are declared inside the `simd_only!` macro, which cargo-mutants does not expand,
 # so the scratch copy declares them with plain `#[cfg]` attributes (same condition) before the
-# run; not part of "every group".
+# run; not part of "every group". monty31 (BabyBear and KoalaBear, the diagonal kinds): their
+# edge-value and property tests, unit tests, and every instance's known answers. instances: the
+# registries of compiled diagonals and kernel tables, circom's and Starknet's instances, against
+# the known answers and the 31-bit batch tests. poseidon1: the first family with its parameters
+# and the Stark field. adapters: the adapters and the byte messages, with the adapters' features
+# (the Starknet conversions included).
 groups=(
     "core|src/poseidon2/linear.rs src/poseidon2/permutation.rs src/field/mod.rs src/field/representation.rs src/params/mod.rs|suite|0||small_fields:: goldilocks_field::"
     "bytes|src/modes/bytes.rs src/error.rs|suite|0||modes_bytes:: errors::"
@@ -53,6 +58,10 @@ groups=(
     "goldilocks|src/field/goldilocks/fast.rs|suite|0||goldilocks_field::"
     "security|src/params/security/internal_matrix.rs src/params/security/round_numbers.rs|suite|0||security::"
     "batch|src/modes/batch.rs src/modes/merkle.rs src/simd/mod.rs src/simd/permutations.rs src/poseidon2/batch_cache.rs|suite|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
+    "monty31|src/field/monty31.rs src/field/diagonal.rs|lib suite|0||monty31 diagonal kat:: plonky3_modes::"
+    "instances|src/instances/mod.rs src/instances/circom_bn254.rs src/instances/stark252.rs|lib suite|0||kat:: registered sp1 plonky3_modes:: circom stark252 batch::monty31::"
+    "poseidon1|src/poseidon1/*.rs src/params/poseidon1.rs src/params/matrix.rs src/params/security/mds_matrix.rs src/field/stark252.rs|suite|0||poseidon1 circom mds_security stark252"
+    "adapters|src/adapters/*.rs src/modes/message.rs|suite|0|arkworks,rs_merkle,p3,starknet|adapters_ modes_message:: stark252_field::"
     "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs src/simd/monty31/*.rs src/field/kernel_form.rs|lib suite|0||simd:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8:: batch::monty31::"
 )
 
