@@ -60,7 +60,7 @@ groups=(
     "security|src/params/security/internal_matrix.rs src/params/security/round_numbers.rs|suite|0||security::"
     "batch|src/modes/batch.rs src/modes/merkle.rs src/simd/mod.rs src/simd/permutations.rs src/poseidon2/batch_cache.rs|suite|0|parallel|batch::bn254_t3:: batch::goldilocks_t8:: batch::merkle batch::goldilocks_merkle compress_batch permute_batch_on sbox_degree backend_is parallel_batch"
     "monty31|src/field/monty31.rs src/field/diagonal.rs|lib suite|0||monty31 diagonal kat:: plonky3_modes::"
-    "instances|src/instances/mod.rs src/instances/circom_bn254.rs src/instances/stark252.rs|lib suite|0||kat:: registered compiled_tests batch::monty31:: plonky3_modes:: circom_poseidon1 stark252_poseidon"
+    "instances|src/instances/mod.rs src/instances/circom_bn254.rs src/instances/stark252.rs|lib suite|0||kat:: registered compiled_tests batch::monty31:: plonky3_modes:: circom_poseidon1 stark252_poseidon circom_bytes poseidon1::hash_batch"
     "poseidon1|src/poseidon1/*.rs src/params/poseidon1.rs src/params/matrix.rs src/params/security/mds_matrix.rs src/field/stark252.rs|suite|0||poseidon1 circom mds_security stark252"
     "adapters|src/adapters/*.rs src/modes/message.rs|suite|0|arkworks,rs_merkle,p3,starknet|adapters_ modes_message:: stark252_field::"
     "simd|src/simd/avx512_ifma.rs src/simd/goldilocks/*.rs src/simd/monty31/*.rs src/field/kernel_form.rs|lib suite|0||simd:: batch_backend_is batch::bn254_t3:: batch::bn254_t4:: batch::bls12_381_t3:: sbox_degree_seven explicit_parameters permute_batch_on other_widths batch::goldilocks_t8:: batch::ark_goldilocks_t8:: batch::monty31::"
