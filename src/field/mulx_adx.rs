@@ -1,8 +1,9 @@
 //! Four-limb Montgomery multiplication with MULX (BMI2) and ADCX/ADOX (ADX), for the scalar
 //! arithmetic of `field::montgomery` on CPUs that have them (detected at run time), and the
 //! four-limb modular addition in baseline x86_64 assembly ([`add`]), and the Goldilocks
-//! reductions and addition of `field::goldilocks::fast` in baseline x86_64 assembly
-//! ([`goldilocks_reduce128`], [`goldilocks_reduce96`], [`goldilocks_add`]).
+//! reductions, additions and product of `field::goldilocks::fast` in baseline x86_64 assembly
+//! ([`goldilocks_reduce128`], [`goldilocks_reduce96`], [`goldilocks_add`], [`add_wide`],
+//! [`widening_mul`]).
 //!
 //! The field layer's one `unsafe` module (inline assembly, each block with a `// SAFETY:`
 //! comment), compiled only where the SIMD batch backends are (x86_64 with `std`, not under Miri,
@@ -70,6 +71,47 @@ pub(super) fn goldilocks_reduce96(lo: u64, hi: u64) -> u64 {
         );
     }
     out
+}
+
+/// The full product `a b` as `(low, high)` words, by the baseline `mul` (RDX:RAX = RAX times a
+/// register). For `field::goldilocks::fast::widening_mul` in builds that enable BMI2, where
+/// LLVM would pick `mulx` for a `u128` product (see there for why); compiled in every build
+/// here so that the tests check it.
+#[cfg_attr(not(any(test, target_feature = "bmi2")), allow(dead_code))]
+#[inline(always)]
+pub(super) fn widening_mul(a: u64, b: u64) -> (u64, u64) {
+    let (lo, hi);
+    // SAFETY: a baseline x86_64 instruction on register operands only; no memory or stack.
+    unsafe {
+        core::arch::asm!(
+            "mul {b}",
+            b = in(reg) b,
+            inlateout("rax") a => lo,
+            lateout("rdx") hi,
+            options(pure, nomem, nostack),
+        );
+    }
+    (lo, hi)
+}
+
+/// `hi 2^64 + lo + x` as `(low, high)` words (`add`, `adc`; the caller keeps it below `2^128`),
+/// for `field::goldilocks::fast::add_last`: one block, so the compiler cannot fold `x` into
+/// the additions that made `hi 2^64 + lo`.
+#[inline(always)]
+pub(super) fn add_wide(lo: u64, hi: u64, x: u64) -> (u64, u64) {
+    let (l, h);
+    // SAFETY: baseline x86_64 instructions on register operands only; no memory or stack.
+    unsafe {
+        core::arch::asm!(
+            "add {lo}, {x}",
+            "adc {hi}, 0",
+            lo = inlateout(reg) lo => l,
+            hi = inlateout(reg) hi => h,
+            x = in(reg) x,
+            options(pure, nomem, nostack),
+        );
+    }
+    (l, h)
 }
 
 /// Goldilocks `a + b mod p`, lazily reduced: `field::goldilocks::fast::portable::add_lazy`

@@ -53,7 +53,7 @@ use crate::MAX_WIDTH;
 use crate::field::ark::{Fast4, from_limbs, to_limbs};
 use crate::field::diagonal::Classified;
 use crate::field::goldilocks::GoldilocksFast;
-use crate::field::goldilocks::fast::{reduce96, reduce128};
+use crate::field::goldilocks::fast::{add_last, reduce96, reduce128, widening_mul};
 use crate::field::monty31::{Monty31, Monty31Modulus};
 use crate::field::{Field, Sealed, montgomery};
 use crate::params::ExternalMatrix;
@@ -801,9 +801,12 @@ impl LinearLayers for GoldilocksFast {
         if state.len() <= 3 {
             return internal_layer(state, diag_m1);
         }
-        let s = sum_wide(state);
+        // `x_0`, the S-box output, added after the others ([`add_last`]). The layer with a
+        // compiled diagonal below keeps the plain sum: there the fence measured 3% faster to
+        // 2% slower by width and build (docs/benchmarks.md, 2026-12-07).
+        let s = add_last(sum_wide(&state[1..]), state[0].0);
         for (x, m) in state.iter_mut().zip(diag_m1) {
-            x.0 = reduce128(u128::from(x.0) * u128::from(m.to_canonical_u64()) + s);
+            x.0 = reduce128(widening_mul(x.0, m.to_canonical_u64()) + s);
         }
     }
 

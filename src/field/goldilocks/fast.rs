@@ -102,7 +102,7 @@ impl GoldilocksFast {
         let x = u128::from(self.0);
         let sum = match m.kind {
             DiagonalKind::Generic => {
-                return GoldilocksFast(reduce128(x * u128::from(m.value.0) + s));
+                return GoldilocksFast(reduce128(widening_mul(self.0, m.value.0) + s));
             }
             DiagonalKind::Small { k, negate } => {
                 let k = u128::from(k);
@@ -133,6 +133,45 @@ fn add_lazy(a: u64, b: u64) -> u64 {
     }
 }
 
+/// `a b` as a `u128`. Where the SIMD backends are compiled and the build enables BMI2 (e.g.
+/// `-C target-cpu=native` on x86_64 CPUs since 2013), by the baseline `mul` in assembly
+/// (`field::mulx_adx::widening_mul`), as the default build's code has it: LLVM picks `mulx`
+/// for a `u128` product when BMI2 is enabled, with which the native build's Goldilocks
+/// permutations were up to 2% slower (AMD Zen 4, docs/benchmarks.md, 2026-12-07). Elsewhere
+/// the `u128` product.
+#[inline(always)]
+pub(crate) fn widening_mul(a: u64, b: u64) -> u128 {
+    #[cfg(all(fast_poseidon2_simd, target_feature = "bmi2"))]
+    {
+        let (lo, hi) = mulx_adx::widening_mul(a, b);
+        u128::from(hi) << 64 | u128::from(lo)
+    }
+    #[cfg(not(all(fast_poseidon2_simd, target_feature = "bmi2")))]
+    {
+        u128::from(a) * u128::from(b)
+    }
+}
+
+/// `s + x`, for `s + x < 2^128`, with `x` added after the additions that made `s`: where the
+/// SIMD backends are compiled, in assembly (`field::mulx_adx::add_wide`), which the compiler
+/// cannot merge into them. For the internal layer with a diagonal read at run time: its `x_0`
+/// comes last out of the partial round's S-box, and LLVM reassociated the `u128` sum so that
+/// `x_0` went in first and all the sum's additions waited for the S-box (the Horizen Labs
+/// Goldilocks permutations 3-4% faster with it, docs/benchmarks.md, 2026-12-07). Elsewhere the
+/// `u128` addition.
+#[inline(always)]
+pub(crate) fn add_last(s: u128, x: u64) -> u128 {
+    #[cfg(fast_poseidon2_simd)]
+    {
+        let (lo, hi) = mulx_adx::add_wide(s as u64, (s >> 64) as u64, x);
+        u128::from(hi) << 64 | u128::from(lo)
+    }
+    #[cfg(not(fast_poseidon2_simd))]
+    {
+        s + u128::from(x)
+    }
+}
+
 /// `x mod p` as a lazy value in `[0, 2^64)`, for any `x < 2^128` ([`portable::reduce128`] for
 /// the algorithm and bounds).
 ///
@@ -141,7 +180,7 @@ fn add_lazy(a: u64, b: u64) -> u64 {
 /// corrections take a carry or borrow to `EPSILON` with one `sbb` on 32-bit registers: 9
 /// instructions after the product, where LLVM makes 12 of the portable code (it keeps the
 /// corrections branch-free only in a longer form, and under AVX-512 its SLP vectoriser moved
-/// them into vector registers). The products themselves stay in Rust.
+/// them into vector registers). The products are [`widening_mul`]'s.
 #[inline(always)]
 pub(crate) fn reduce128(x: u128) -> u64 {
     #[cfg(fast_poseidon2_simd)]
@@ -282,11 +321,11 @@ impl Field for GoldilocksFast {
     }
     #[inline(always)]
     fn squared(self) -> Self {
-        GoldilocksFast(reduce128(u128::from(self.0) * u128::from(self.0)))
+        GoldilocksFast(reduce128(widening_mul(self.0, self.0)))
     }
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
-        GoldilocksFast(reduce128(u128::from(self.0) * u128::from(rhs.0)))
+        GoldilocksFast(reduce128(widening_mul(self.0, rhs.0)))
     }
 }
 
@@ -421,6 +460,28 @@ mod tests {
             assert_eq!(reduce128(wide), portable::reduce128(wide));
             assert_eq!(reduce96(narrow), portable::reduce96(narrow));
             assert_eq!(add_lazy(a, b), portable::add_lazy(a, b));
+        }
+    }
+
+    /// The product and the addition taken last are the `u128` ones exactly, and where the
+    /// assembly is compiled (its product is used only in builds with BMI2) so is it, carry
+    /// into the high word included.
+    #[test]
+    fn wide_product_and_last_addition_are_exact() {
+        let all_edge_pairs = EDGES.into_iter().flat_map(|a| EDGES.map(|b| (a, b)));
+        for (a, b) in all_edge_pairs.chain(words().zip(words().skip(3))) {
+            let product = u128::from(a) * u128::from(b);
+            assert_eq!(widening_mul(a, b), product, "{a:#x} {b:#x}");
+            let s = u128::from(a) << 60 | u128::from(b); // below 2^124, carries in the low word
+            assert_eq!(add_last(s, a), s + u128::from(a), "{s:#x} + {a:#x}");
+            #[cfg(fast_poseidon2_simd)]
+            {
+                let (lo, hi) = mulx_adx::widening_mul(a, b);
+                assert_eq!(u128::from(hi) << 64 | u128::from(lo), product);
+                let (lo, hi) = mulx_adx::add_wide(u64::MAX, b >> 1, a);
+                let want = (u128::from(b >> 1) << 64 | u128::from(u64::MAX)) + u128::from(a);
+                assert_eq!(u128::from(hi) << 64 | u128::from(lo), want);
+            }
         }
     }
 
