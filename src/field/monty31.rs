@@ -10,14 +10,17 @@
 //! - a product `a · b < p^2 < 2^62` is reduced by `q = (a b mod 2^32) · p^-1 mod 2^32`,
 //!   `(a b - q p) / 2^32 = hi(a b) - hi(q p)` in `(-p, p)` (the low words are equal; for
 //!   BabyBear, and for every field with AVX-512DQ enabled when compiling, the high word of the
-//!   64-bit difference: [`Monty31Modulus::WIDE_REDUCTION`]), then the same masked correction.
+//!   64-bit difference: [`Monty31Modulus::WIDE_REDUCTION`]), then the same masked correction;
+//! - in builds with AVX-512F enabled, the S-box chains of degree 7 and 11 reduce the square
+//!   `(x^2)^2` by the other of the two forms, so that the compiler does not pair it with
+//!   `x^2 · x` ([`Monty31::sbox_square_apart`]).
 //!
 //! Constant time: no branch and no memory address depends on an element's value (the masked
 //! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the
 //! crate's other fields.
 
 use crate::field::diagonal::{self, Classified, DiagonalKind};
-use crate::field::{Field, PrimeField, Representation, Sealed};
+use crate::field::{Field, PrimeField, Representation, Sealed, sbox_chain};
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
@@ -138,10 +141,27 @@ const fn sub_p_if_not_below<P: Monty31Modulus>(v: u32) -> u32 {
 /// docs/benchmarks.md (2026-12-06).
 #[inline(always)]
 const fn reduce<P: Monty31Modulus>(x: u64) -> u32 {
-    if P::WIDE_REDUCTION || cfg!(target_feature = "avx512dq") {
+    if reduces_wide::<P>() {
         reduce_wide::<P>(x)
     } else {
         reduce_high_words::<P>(x)
+    }
+}
+
+/// Whether [`reduce`] is [`reduce_wide`] in this build (else [`reduce_high_words`]).
+#[inline(always)]
+const fn reduces_wide<P: Monty31Modulus>() -> bool {
+    P::WIDE_REDUCTION || cfg!(target_feature = "avx512dq")
+}
+
+/// The same value as [`reduce`] by the form [`reduce`] does not use in this build: a product
+/// reduced this way is not computed like the others ([`Monty31::sbox_square_apart`]).
+#[inline(always)]
+const fn reduce_other<P: Monty31Modulus>(x: u64) -> u32 {
+    if reduces_wide::<P>() {
+        reduce_high_words::<P>(x)
+    } else {
+        reduce_wide::<P>(x)
     }
 }
 
@@ -254,6 +274,30 @@ impl<P: Monty31Modulus> Monty31<P> {
     }
 }
 
+impl<P: Monty31Modulus> Monty31<P> {
+    /// `x^D` for `D = 7, 11` by [`sbox_chain`]'s chain (`x^7 = (x^2)^2 (x^2 x)`,
+    /// `x^11 = ((x^2)^2)^2 (x^2 x)`), except that the square `(x^2)^2`, formed beside `x^2 x`,
+    /// is reduced by [`reduce_other`]. With the two products alike, builds with AVX-512
+    /// enabled computed them as one two-lane vector product: `x^2` moved into a vector
+    /// register and the results back, and the quotient by `vpmullq`, on the partial rounds'
+    /// chain through `x_0`. Measured on an Intel Xeon (Emerald Rapids; scratch loop of
+    /// `permute_mut`, ns, `-C target-cpu=native`): Plonky3's BabyBear t = 16 1,173-1,194 ->
+    /// 1,104-1,105, t = 24 1,430-1,433 -> 1,275-1,278; in the default build the same chain
+    /// was 0.6-1% slower, so [`Field::sbox`] takes it only with AVX-512F (docs/benchmarks.md,
+    /// 2026-12-07). Any other `D` is [`sbox_chain`]'s (a compile-time error if unsupported).
+    #[inline(always)]
+    pub(crate) fn sbox_square_apart<const D: u64>(self) -> Self {
+        if !matches!(D, 7 | 11) {
+            return sbox_chain::<Self, D>(self);
+        }
+        let x2 = self.squared();
+        let x3 = x2.mul(self);
+        let x4 = Self::from_monty(reduce_other::<P>(x2.monty as u64 * x2.monty as u64));
+        let high = if D == 7 { x4 } else { x4.squared() };
+        high.mul(x3)
+    }
+}
+
 impl<P> Clone for Monty31<P> {
     #[inline(always)]
     fn clone(&self) -> Self {
@@ -341,6 +385,15 @@ impl<P: Monty31Modulus> Field for Monty31<P> {
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
         Self::from_monty(reduce::<P>(self.monty as u64 * rhs.monty as u64))
+    }
+    /// [`sbox_chain`]'s chain; in builds with AVX-512F enabled, for `D = 7, 11`,
+    /// [`Monty31::sbox_square_apart`] (same value).
+    #[inline(always)]
+    fn sbox<const D: u64>(self) -> Self {
+        if cfg!(target_feature = "avx512f") && matches!(D, 7 | 11) {
+            return self.sbox_square_apart::<D>();
+        }
+        sbox_chain::<Self, D>(self)
     }
 }
 
@@ -476,5 +529,41 @@ mod tests {
     fn both_reductions_equal_u128_arithmetic() {
         check::<BabyBearModulus>();
         check::<KoalaBearModulus>();
+    }
+
+    /// `x^d` by `u64` square-and-multiply, reduced at every step.
+    fn pow_mod(x: u64, d: u64, p: u64) -> u64 {
+        (0..d).fold(1, |acc, _| acc * x % p)
+    }
+
+    /// [`Monty31::sbox_square_apart`] (taken by [`Field::sbox`] only with AVX-512F, checked
+    /// here in every build) on edge values and 2000 pseudo-random ones, for every degree.
+    fn check_sbox_square_apart<P: Monty31Modulus>() {
+        let p = u64::from(Monty31::<P>::P);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let random = (0..2000).map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % p
+        });
+        for a in [0, 1, 2, p - 2, p - 1].into_iter().chain(random) {
+            let x = Monty31::<P>::from_u64(a);
+            let got = [
+                x.sbox_square_apart::<3>(),
+                x.sbox_square_apart::<5>(),
+                x.sbox_square_apart::<7>(),
+                x.sbox_square_apart::<11>(),
+            ];
+            for (y, d) in got.into_iter().zip([3, 5, 7, 11]) {
+                assert_eq!(u64::from(y.to_canonical_u32()), pow_mod(a, d, p), "{a}^{d}");
+            }
+        }
+    }
+
+    #[test]
+    fn sbox_square_apart_equals_u64_powers() {
+        check_sbox_square_apart::<BabyBearModulus>();
+        check_sbox_square_apart::<KoalaBearModulus>();
     }
 }

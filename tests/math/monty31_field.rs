@@ -52,7 +52,9 @@ fn check_pair<P: Monty31Modulus>(a: u64, b: u64) {
     assert_eq!(c(x.squared()), a * a % p, "{a}^2");
     assert_eq!(c(x.doubled()), 2 * a % p, "2 * {a}");
     assert_eq!(c(x.sbox::<3>()), pow_mod(a, 3, p), "{a}^3");
+    assert_eq!(c(x.sbox::<5>()), pow_mod(a, 5, p), "{a}^5");
     assert_eq!(c(x.sbox::<7>()), pow_mod(a, 7, p), "{a}^7");
+    assert_eq!(c(x.sbox::<11>()), pow_mod(a, 11, p), "{a}^11");
     assert_eq!(c(x.pow_u64(e)), pow_mod(a, e, p), "{a}^{e}");
     assert_eq!(x == y, a == b, "{a} == {b}");
     match x.inverted() {
