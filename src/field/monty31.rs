@@ -13,7 +13,7 @@
 //!   64-bit difference: [`Monty31Modulus::WIDE_REDUCTION`]), then the same masked correction;
 //! - in builds with AVX-512F enabled, the S-box chains of degree 7 and 11 reduce the square
 //!   `(x^2)^2` by the other of the two forms, so that the compiler does not pair it with
-//!   `x^2 · x` ([`Monty31::sbox_square_apart`]).
+//!   `x^2 · x` (`Monty31::sbox_square_apart`, crate-private).
 //!
 //! Constant time: no branch and no memory address depends on an element's value (the masked
 //! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the
@@ -386,8 +386,9 @@ impl<P: Monty31Modulus> Field for Monty31<P> {
     fn mul(self, rhs: Self) -> Self {
         Self::from_monty(reduce::<P>(self.monty as u64 * rhs.monty as u64))
     }
-    /// [`sbox_chain`]'s chain; in builds with AVX-512F enabled, for `D = 7, 11`,
-    /// [`Monty31::sbox_square_apart`] (same value).
+    /// The chain of [`Field::sbox`]; in builds with AVX-512F enabled, for `D = 7, 11`, the
+    /// same chain with the square `(x^2)^2` reduced by the other form of the Montgomery
+    /// reduction (module docs; same value).
     #[inline(always)]
     fn sbox<const D: u64>(self) -> Self {
         if cfg!(target_feature = "avx512f") && matches!(D, 7 | 11) {
