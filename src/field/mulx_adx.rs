@@ -178,17 +178,26 @@ impl Arith for MulxAdx {
     }
 }
 
+/// `mov rdx, $bi` (the multiplier of a row), or nothing when `$bi` is `rdx` already: a move
+/// of a register to itself is not eliminated, it would delay the row by a cycle.
+macro_rules! load_rdx {
+    ("rdx") => {
+        ""
+    };
+    ($bi:literal) => {
+        concat!("mov rdx, ", $bi, "\n")
+    };
+}
+
 /// One row of the product: `(s0, s1, s2, s3, top) = (s0, s1, s2, s3) + a · $bi`, the low
 /// halves of `a_j b_i` carried through OF (ADOX), the high halves through CF (ADCX); `top` is
 /// written fresh and takes both final carries (`mov` leaves the flags alone). Neither chain
 /// carries out of `top`: the running value stays below `(a + p) 2^64 <= 2^320` (see [`mul`]).
 macro_rules! row {
-    ([$a0:literal, $a1:literal, $a2:literal, $a3:literal], $bi:literal,
+    ([$a0:literal, $a1:literal, $a2:literal, $a3:literal], $bi:tt,
      $s0:literal, $s1:literal, $s2:literal, $s3:literal, $top:literal) => {
         concat!(
-            "mov rdx, ",
-            $bi,
-            "\n",
+            load_rdx!($bi),
             "xor {lo:e}, {lo:e}\n", // CF = OF = 0
             "mulx {hi}, {lo}, ",
             $a0,
@@ -316,7 +325,7 @@ macro_rules! reduce_step_sparse {
 /// each step's freed low register becomes the next row's top word, so the roles rotate through
 /// `t0 .. t4` and the result ends in `(t4, t0, t1, t2)`.
 macro_rules! product {
-    ($a:tt, [$b0:literal, $b1:literal, $b2:literal, $b3:literal], $step:ident) => {
+    ($a:tt, [$b0:tt, $b1:tt, $b2:tt, $b3:tt], $step:ident) => {
         concat!(
             "xor {t0:e}, {t0:e}\n",
             "xor {t1:e}, {t1:e}\n",
@@ -335,11 +344,20 @@ macro_rules! product {
 }
 
 /// The inline assembly of [`product!`] with `$a`, `$b` its operand strings, `$step` its
-/// reduction step ([`reduce_step!`] or [`reduce_step_sparse!`]) and `$inputs` the input operands
-/// they name (`m`, the [`Modulus`], is always one); evaluates to the result limbs. Expands
-/// inside an `unsafe` block whose `// SAFETY:` comment is the caller's.
+/// reduction step ([`reduce_step!`] or [`reduce_step_sparse!`]), `$b0` the value of `b_0`, passed
+/// in `rdx` (its operand string is `"rdx"`: the first row's multiplier needs no register of its
+/// own), and `$inputs` the input operands the strings name (`m`, the [`Modulus`], is always one);
+/// evaluates to the result limbs. Expands inside an `unsafe` block whose `// SAFETY:` comment is
+/// the caller's.
+///
+/// Register budget: the block takes at most 13 of the 16 general registers (7 outputs and
+/// scratch, `rdx`, 5 inputs), which still fit when the compiler reserves `rbp` and `rbx` besides
+/// `rsp` (a function that realigns its stack, as AVX-512 builds do): with `b_0` in a register of
+/// its own the product needed 14, and a `-C target-cpu=native` build of the test suite on an
+/// Intel Xeon (Emerald Rapids) failed with "inline assembly requires more registers than
+/// available" (2026-12-07).
 macro_rules! product_asm {
-    ($a:tt, $b:tt, $step:ident, $($inputs:tt)*) => {{
+    ($a:tt, $b:tt, $step:ident, $b0:expr, $($inputs:tt)*) => {{
         let (r0, r1, r2, r3): (u64, u64, u64, u64);
         core::arch::asm!(
             product!($a, $b, $step),
@@ -351,7 +369,7 @@ macro_rules! product_asm {
             t4 = out(reg) r0,
             hi = out(reg) _,
             lo = out(reg) _,
-            out("rdx") _,
+            inout("rdx") $b0 => _,
             options(pure, readonly, nostack),
         );
         [r0, r1, r2, r3]
@@ -361,7 +379,8 @@ macro_rules! product_asm {
 /// Declares a product `$mul(a, b, m)` and a squaring `$square(a, m)` on [`product_asm!`] with the
 /// reduction step `$step` (their docs and the `// SAFETY:` argument are shared; the step is the
 /// only difference between the generic and the sparse pair). `$mul` reads `a` from memory and
-/// keeps `b` in registers; `$square` keeps every operand in registers.
+/// keeps `b` in registers (`b_0` in `rdx`); `$square` keeps every operand in registers (`a_0`
+/// also in `rdx`).
 macro_rules! products {
     ($(#[$mul_doc:meta])* $mul:ident, $(#[$square_doc:meta])* $square:ident, $step:ident) => {
         $(#[$mul_doc])*
@@ -380,10 +399,10 @@ macro_rules! products {
                         "qword ptr [{a} + 16]",
                         "qword ptr [{a} + 24]"
                     ],
-                    ["{b0}", "{b1}", "{b2}", "{b3}"],
+                    ["rdx", "{b1}", "{b2}", "{b3}"],
                     $step,
+                    b[0],
                     a = in(reg) a.as_ptr(),
-                    b0 = in(reg) b[0],
                     b1 = in(reg) b[1],
                     b2 = in(reg) b[2],
                     b3 = in(reg) b[3],
@@ -399,8 +418,9 @@ macro_rules! products {
             unsafe {
                 product_asm!(
                     ["{a0}", "{a1}", "{a2}", "{a3}"],
-                    ["{a0}", "{a1}", "{a2}", "{a3}"],
+                    ["rdx", "{a1}", "{a2}", "{a3}"],
                     $step,
+                    a[0],
                     a0 = in(reg) a[0],
                     a1 = in(reg) a[1],
                     a2 = in(reg) a[2],
