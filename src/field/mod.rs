@@ -86,6 +86,19 @@ pub trait Field: Representation + Copy + Eq + Debug + Send + Sync + 'static {
     fn add_sbox<const D: u64>(self, c: Self) -> Self {
         self.add(c).sbox::<D>()
     }
+
+    /// A full round's step on one element, beside the `t - 1` others of the round (which the
+    /// compiler may vectorize): [`Field::add_sbox`] with `Some(c)`, [`Field::sbox`] with `None`
+    /// (the round constant already added). A field overrides it only with a form of the same
+    /// value that compiles to faster vector code. Sealed: the round driver's hook.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn sbox_in_full_round<const D: u64>(self, c: Option<Self>, _: Sealed) -> Self {
+        match c {
+            Some(c) => self.add_sbox::<D>(c),
+            None => self.sbox::<D>(),
+        }
+    }
 }
 
 mod sealed {

@@ -13,14 +13,17 @@
 //!   64-bit difference: [`Monty31Modulus::WIDE_REDUCTION`]), then the same masked correction;
 //! - in builds with AVX-512F enabled, the S-box chains of degree 7 and 11 reduce the square
 //!   `(x^2)^2` by the other of the two forms, so that the compiler does not pair it with
-//!   `x^2 · x` (`Monty31::sbox_square_apart`, crate-private).
+//!   `x^2 · x` (`Monty31::sbox_square_apart`, crate-private);
+//! - in builds with AVX-512DQ enabled, the full rounds' S-box chains of degree 7 and 11 form
+//!   `q` without a multiplication where `p = 2^31 - 2^s + 1` (`reduce_by_shifts`,
+//!   crate-private), so that the compiler's vector code of the round has no `vpmullq`.
 //!
 //! Constant time: no branch and no memory address depends on an element's value (the masked
 //! corrections above); only the byte API's `< p` check and `==` are value-dependent, as on the
 //! crate's other fields.
 
 use crate::field::diagonal::{self, Classified, DiagonalKind};
-use crate::field::{Field, PrimeField, Representation, Sealed, sbox_chain};
+use crate::field::{Field, PrimeField, Representation, SboxOps, Sealed, sbox_chain};
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
@@ -80,6 +83,14 @@ impl<P: Monty31Modulus> Monty31<P> {
         }
         assert!(p.wrapping_mul(x) == 1);
         x
+    };
+    /// `s` if `p = 2^31 - 2^s + 1` with `16 <= s <= 30` (BabyBear: 27, KoalaBear: 24), else 0.
+    /// Then `p^-1 = 1 - 2^31 + 2^s mod 2^32` (`p = 1 + k` with `k = 2^31 - 2^s`, and
+    /// `k^2 = 0 mod 2^32` since `s >= 16`): a multiplier made of shifts ([`reduce_by_shifts`]).
+    const INVERSE_SHIFT: u32 = {
+        let k = (1u32 << 31) + 1 - Self::P;
+        let s = k.trailing_zeros();
+        if k == 1 << s && s >= 16 { s } else { 0 }
     };
     /// `2^64 mod p`: the Montgomery form of `2^32`, which turns a canonical integer into
     /// Montgomery form in one product.
@@ -179,9 +190,51 @@ const fn reduce_high_words<P: Monty31Modulus>(x: u64) -> u32 {
 /// corrected by `p` on a borrow (a mask).
 #[inline(always)]
 const fn reduce_wide<P: Monty31Modulus>(x: u64) -> u32 {
-    let q = (x as u32).wrapping_mul(Monty31::<P>::P_INV);
+    wide_difference::<P>(x, (x as u32).wrapping_mul(Monty31::<P>::P_INV))
+}
+
+/// [`reduce_wide`] with its quotient `q = x p^-1 mod 2^32` formed without a multiplication
+/// where [`Monty31::INVERSE_SHIFT`] gives `s` (`p = 2^31 - 2^s + 1`): `q = x - 2^31 x + 2^s x
+/// mod 2^32`, with `x - 2^31 x` as `x ^ (x << 31)` (subtracting `2^31` flips bit 31); for
+/// other moduli, by the product. For the products the compiler vectorizes in builds with
+/// AVX-512DQ (the full rounds' S-boxes, [`Monty31::sbox_by_shifts`]): there it forms the
+/// other forms' `q` by `vpmullq` (a 64-bit lane product, 15 cycles and 3 micro-ops on
+/// Intel), since only the low 32 bits are used. The xor keeps the compiler from folding the
+/// shifts back into a product: written `x - (x << 31) + (x << s)`, the binary was the one of
+/// the product.
+#[inline(always)]
+const fn reduce_by_shifts<P: Monty31Modulus>(x: u64) -> u32 {
+    let lo = x as u32;
+    let q = match Monty31::<P>::INVERSE_SHIFT {
+        0 => lo.wrapping_mul(Monty31::<P>::P_INV),
+        s => (lo ^ (lo << 31)).wrapping_add(lo << s),
+    };
+    wide_difference::<P>(x, q)
+}
+
+/// The high word of `x - q p` (its low word is zero for `q = x p^-1 mod 2^32`), corrected
+/// by `p` on a borrow (a mask): the end of [`reduce_wide`] and [`reduce_by_shifts`].
+#[inline(always)]
+const fn wide_difference<P: Monty31Modulus>(x: u64, q: u32) -> u32 {
     let (d, borrow) = x.overflowing_sub(q as u64 * Monty31::<P>::P as u64);
     ((d >> 32) as u32).wrapping_add(Monty31::<P>::P & 0u32.wrapping_sub(borrow as u32))
+}
+
+/// A [`Monty31`] whose products are reduced by [`reduce_by_shifts`]: the S-box chain of
+/// [`Monty31::sbox_by_shifts`].
+#[derive(Clone, Copy)]
+struct ShiftReduced<P>(Monty31<P>);
+
+impl<P: Monty31Modulus> SboxOps for ShiftReduced<P> {
+    #[inline(always)]
+    fn sbox_square(self) -> Self {
+        self.sbox_mul(self)
+    }
+    #[inline(always)]
+    fn sbox_mul(self, rhs: Self) -> Self {
+        let x = self.0.monty as u64 * rhs.0.monty as u64;
+        ShiftReduced(Monty31::from_monty(reduce_by_shifts::<P>(x)))
+    }
 }
 
 /// The [`DiagonalKind`] of the constant whose stored Montgomery word is `w` (`< p`), for the
@@ -296,6 +349,13 @@ impl<P: Monty31Modulus> Monty31<P> {
         let high = if D == 7 { x4 } else { x4.squared() };
         high.mul(x3)
     }
+
+    /// `x^D` by [`sbox_chain`] with every product reduced by [`reduce_by_shifts`]: the full
+    /// rounds' S-boxes in builds with AVX-512DQ for `D = 7, 11` ([`Field::sbox_in_full_round`]).
+    #[inline(always)]
+    pub(crate) fn sbox_by_shifts<const D: u64>(self) -> Self {
+        sbox_chain::<ShiftReduced<P>, D>(ShiftReduced(self)).0
+    }
 }
 
 impl<P> Clone for Monty31<P> {
@@ -396,6 +456,25 @@ impl<P: Monty31Modulus> Field for Monty31<P> {
         }
         sbox_chain::<Self, D>(self)
     }
+    /// In builds with AVX-512DQ enabled, for `D = 7, 11`: [`Monty31::sbox_by_shifts`] (same
+    /// value), whose vector code has no `vpmullq`. Measured on an Intel Xeon (Emerald Rapids;
+    /// scratch loop of `permute_mut`, ns, `-C target-cpu=native`, 2026-12-08): Plonky3's
+    /// BabyBear t = 16 1,090-1,106 -> 1,035-1,041 (the default build: 1,034-1,040), t = 24
+    /// 1,276-1,279 -> 1,221-1,225. For `D = 3` (KoalaBear) the same change was slower (t = 16
+    /// 887-927 -> 925-932, SP1 1,024-1,037 -> 1,070-1,078), so it keeps [`Field::sbox`]; so
+    /// do the partial rounds, whose one S-box is scalar code, where the shifts were slower than
+    /// the product (BabyBear t = 16 default 1,031 -> 1,153 with them everywhere).
+    #[inline(always)]
+    fn sbox_in_full_round<const D: u64>(self, c: Option<Self>, _: Sealed) -> Self {
+        let x = match c {
+            Some(c) => self.add(c),
+            None => self,
+        };
+        if cfg!(target_feature = "avx512dq") && matches!(D, 7 | 11) {
+            return x.sbox_by_shifts::<D>();
+        }
+        x.sbox::<D>()
+    }
 }
 
 impl<P: Monty31Modulus> PrimeField for Monty31<P> {
@@ -489,7 +568,7 @@ mod tests {
     use crate::field::babybear::BabyBearModulus;
     use crate::field::koalabear::KoalaBearModulus;
 
-    /// Both forms on edge values of `[0, p 2^32)` and 4000 pseudo-random ones (a 64-bit LCG).
+    /// Every form on edge values of `[0, p 2^32)` and 4000 pseudo-random ones (a 64-bit LCG).
     fn check<P: Monty31Modulus>() {
         let p = Monty31::<P>::P;
         let top = u64::from(p) << 32;
@@ -515,6 +594,7 @@ mod tests {
             for (form, y) in [
                 ("high words", reduce_high_words::<P>(x)),
                 ("wide", reduce_wide::<P>(x)),
+                ("by shifts", reduce_by_shifts::<P>(x)),
             ] {
                 assert!(y < p, "{form}, x = {x}: {y} not below p");
                 assert_eq!(
@@ -527,7 +607,10 @@ mod tests {
     }
 
     #[test]
-    fn both_reductions_equal_u128_arithmetic() {
+    fn every_reduction_equals_u128_arithmetic() {
+        // The shifted quotient is taken (a wrong `s` would fall back to the product silently).
+        assert_eq!(Monty31::<BabyBearModulus>::INVERSE_SHIFT, 27);
+        assert_eq!(Monty31::<KoalaBearModulus>::INVERSE_SHIFT, 24);
         check::<BabyBearModulus>();
         check::<KoalaBearModulus>();
     }
@@ -537,9 +620,10 @@ mod tests {
         (0..d).fold(1, |acc, _| acc * x % p)
     }
 
-    /// [`Monty31::sbox_square_apart`] (taken by [`Field::sbox`] only with AVX-512F, checked
-    /// here in every build) on edge values and 2000 pseudo-random ones, for every degree.
-    fn check_sbox_square_apart<P: Monty31Modulus>() {
+    /// [`Monty31::sbox_square_apart`] and [`Monty31::sbox_by_shifts`] (taken only in builds
+    /// with AVX-512F or AVX-512DQ, checked here in every build) on edge values and 2000
+    /// pseudo-random ones, for every degree.
+    fn check_sbox_chains<P: Monty31Modulus>() {
         let p = u64::from(Monty31::<P>::P);
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let random = (0..2000).map(|_| {
@@ -555,16 +639,20 @@ mod tests {
                 x.sbox_square_apart::<5>(),
                 x.sbox_square_apart::<7>(),
                 x.sbox_square_apart::<11>(),
+                x.sbox_by_shifts::<3>(),
+                x.sbox_by_shifts::<5>(),
+                x.sbox_by_shifts::<7>(),
+                x.sbox_by_shifts::<11>(),
             ];
-            for (y, d) in got.into_iter().zip([3, 5, 7, 11]) {
+            for (y, d) in got.into_iter().zip([3, 5, 7, 11, 3, 5, 7, 11]) {
                 assert_eq!(u64::from(y.to_canonical_u32()), pow_mod(a, d, p), "{a}^{d}");
             }
         }
     }
 
     #[test]
-    fn sbox_square_apart_equals_u64_powers() {
-        check_sbox_square_apart::<BabyBearModulus>();
-        check_sbox_square_apart::<KoalaBearModulus>();
+    fn sbox_chains_equal_u64_powers() {
+        check_sbox_chains::<BabyBearModulus>();
+        check_sbox_chains::<KoalaBearModulus>();
     }
 }

@@ -140,9 +140,13 @@ fn field_full_rounds<F: Field + LinearLayers, const D: u64>(
     let t = state.len();
     for (i, round) in constants.chunks_exact(t).enumerate() {
         if added {
-            four_per_step(state, round, |x, _| x.sbox::<D>());
+            four_per_step(state, round, |x, _| {
+                x.sbox_in_full_round::<D>(None, Sealed(()))
+            });
         } else {
-            four_per_step(state, round, |x, c| x.add_sbox::<D>(c));
+            four_per_step(state, round, |x, c| {
+                x.sbox_in_full_round::<D>(Some(c), Sealed(()))
+            });
         }
         added = match constants.get((i + 1) * t..(i + 2) * t) {
             Some(next) => F::external_layer_adding(state, m4, next, Sealed(())),
