@@ -350,12 +350,17 @@ macro_rules! product {
 /// evaluates to the result limbs. Expands inside an `unsafe` block whose `// SAFETY:` comment is
 /// the caller's.
 ///
-/// Register budget: the block takes at most 13 of the 16 general registers (7 outputs and
-/// scratch, `rdx`, 5 inputs), which still fit when the compiler reserves `rbp` and `rbx` besides
-/// `rsp` (a function that realigns its stack, as AVX-512 builds do): with `b_0` in a register of
-/// its own the product needed 14, and a `-C target-cpu=native` build of the test suite on an
-/// Intel Xeon (Emerald Rapids) failed with "inline assembly requires more registers than
-/// available" (2026-12-07).
+/// Register budget: the product takes 11 of the 16 general registers (7 outputs and scratch,
+/// `rdx`, the pointers `a`, `b`, `m`), the squaring 13 (`a_0 .. a_3` and `m`), as many as
+/// are left where the compiler keeps `rsp`, `rbp` and `rbx` for itself (a function that
+/// realigns its stack, as AVX-512 code does). With `b` in four registers (14) a `-C
+/// target-cpu=native` build of the test suite on an Intel Xeon (Emerald Rapids) failed with
+/// "inline assembly requires more registers than available" (2026-12-07); with `b_0` in `rdx`
+/// and `b_1 .. b_3` in registers (13) that build passed and a `-C target-cpu=sapphirerapids`
+/// build still failed; with the product at 11 both build (2026-12-08). The squaring keeps its
+/// operands in registers: read from memory (10 registers) it made the BN254 and BLS12-381
+/// t = 3 permutations 4-5% slower. `scripts/cpu-builds.sh` builds for such CPUs on any
+/// machine.
 macro_rules! product_asm {
     ($a:tt, $b:tt, $step:ident, $b0:expr, $($inputs:tt)*) => {{
         let (r0, r1, r2, r3): (u64, u64, u64, u64);
@@ -378,8 +383,8 @@ macro_rules! product_asm {
 
 /// Declares a product `$mul(a, b, m)` and a squaring `$square(a, m)` on [`product_asm!`] with the
 /// reduction step `$step` (their docs and the `// SAFETY:` argument are shared; the step is the
-/// only difference between the generic and the sparse pair). `$mul` reads `a` from memory and
-/// keeps `b` in registers (`b_0` in `rdx`); `$square` keeps every operand in registers (`a_0`
+/// only difference between the generic and the sparse pair). `$mul` reads `a` and `b_1 .. b_3`
+/// from memory and takes `b_0` in `rdx`; `$square` keeps every operand in registers (`a_0`
 /// also in `rdx`).
 macro_rules! products {
     ($(#[$mul_doc:meta])* $mul:ident, $(#[$square_doc:meta])* $square:ident, $step:ident) => {
@@ -388,9 +393,10 @@ macro_rules! products {
         pub(super) fn $mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
             // SAFETY: the caller checked `available()`, so the CPU has MULX (BMI2) and
             // ADCX/ADOX (ADX), the only instructions beyond x86_64 baseline used here; the block
-            // reads the 4 limbs behind `a` and words of `m` (`#[repr(C)]`: limbs, then `inv`;
-            // the sparse step reads only limb 3), both references valid for reads, writes only
-            // its register operands, and does not touch the stack.
+            // reads the 4 limbs behind `a`, limbs 1 to 3 behind `b` and words of `m`
+            // (`#[repr(C)]`: limbs, then `inv`; the sparse step reads only limb 3), all three
+            // references valid for reads, writes only its register operands, and does not
+            // touch the stack.
             unsafe {
                 product_asm!(
                     [
@@ -399,13 +405,16 @@ macro_rules! products {
                         "qword ptr [{a} + 16]",
                         "qword ptr [{a} + 24]"
                     ],
-                    ["rdx", "{b1}", "{b2}", "{b3}"],
+                    [
+                        "rdx",
+                        "qword ptr [{b} + 8]",
+                        "qword ptr [{b} + 16]",
+                        "qword ptr [{b} + 24]"
+                    ],
                     $step,
                     b[0],
                     a = in(reg) a.as_ptr(),
-                    b1 = in(reg) b[1],
-                    b2 = in(reg) b[2],
-                    b3 = in(reg) b[3],
+                    b = in(reg) b.as_ptr(),
                     m = in(reg) core::ptr::from_ref(m),
                 )
             }
@@ -434,9 +443,10 @@ macro_rules! products {
 
 products!(
     /// `a · b / 2^256 mod p`, below `a · b / 2^256 + p`, for `a + p < 2^256` and any `b` (the
-    /// contract of `field::montgomery::mul_portable`). `a` is read from memory, `b` stays in
-    /// registers: pass the operand computed longer ago as `a` where the contract allows (a value
-    /// stored just before would wait for its store).
+    /// contract of `field::montgomery::mul_portable`). `a` and `b_1 .. b_3` are read from memory,
+    /// `b_0` is passed in `rdx` (the first row's multiplier): pass the operand computed longer
+    /// ago as `a` where the contract allows (a value stored just before would wait for its
+    /// store).
     ///
     /// Bound: before each reduction step the running value is below `(a + p) + a (2^64 - 1)` and
     /// after adding `m p` below `(a + p) 2^64 <= 2^320`, so five words hold it and no carry leaves
@@ -459,8 +469,8 @@ products!(
     ///
     /// Only call after [`available`] returned `true`, with a sparse `m`.
     mul_sparse,
-    /// [`square`] for a sparse modulus: [`mul_sparse`] with `b = a`, every operand in registers
-    /// (the oracle of [`square_sparse`] in the tests).
+    /// [`square`] for a sparse modulus: [`mul_sparse`] with `b = a` (the oracle of
+    /// [`square_sparse`] in the tests).
     ///
     /// Only call after [`available`] returned `true`, with a sparse `m`.
     #[cfg_attr(not(test), allow(dead_code))]
